@@ -1,0 +1,1 @@
+; placeholder until this language's queries land

@@ -1,0 +1,51 @@
+; Python definitions and references.
+; Vocabulary: see ../README.md.
+
+(class_definition
+  name: (identifier) @name
+  body: (block) @body) @definition.class
+
+(function_definition
+  name: (identifier) @name
+  body: (block) @body) @definition.function
+
+; Docstrings: the first statement of a body, when it is a string.
+(class_definition
+  body: (block . (expression_statement (string) @doc))) @definition.class
+(function_definition
+  body: (block . (expression_statement (string) @doc))) @definition.function
+
+; Tests (kept as tests only in test files): `test_*` functions and `Test*` classes.
+(function_definition
+  name: (identifier) @test (#match? @test "^test")) @definition.function
+(class_definition
+  name: (identifier) @test (#match? @test "^Test")) @definition.class
+
+; Module-level assignments: UPPER_CASE names are constants, the rest variables.
+(module
+  (expression_statement
+    (assignment left: (identifier) @name) @definition.constant)
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+(module
+  (expression_statement
+    (assignment left: (identifier) @name) @definition.variable)
+  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; Class attributes (dataclass and model fields).
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @name) @definition.field)))
+
+; References.
+(call
+  function: (identifier) @name) @reference.call
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name)) @reference.call
+(attribute
+  object: (_) @receiver
+  attribute: (identifier) @name) @reference.member
+((identifier) @reference.usage
+  (#not-any-of? @reference.usage "self" "cls"))

@@ -1,0 +1,94 @@
+//! Plain value types shared by every layer: file ids, byte ranges, line indexes.
+//!
+//! Invariant: depends on nothing else in the crate; offsets are UTF-8 byte offsets.
+
+mod line_index;
+
+pub use line_index::{LineCol, LineIndex};
+pub use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A file known to the index. Ids are never reused while the index lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A half-open byte range `[start, end)` into a file's UTF-8 text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TextRange {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl TextRange {
+    pub fn new(start: usize, end: usize) -> TextRange {
+        debug_assert!(start <= end);
+        TextRange {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    pub fn len(self) -> u32 {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// Whether `offset` lies inside the range; the end is included so that a cursor
+    /// right after an identifier still counts as on it.
+    pub fn contains_inclusive(self, offset: u32) -> bool {
+        self.start <= offset && offset <= self.end
+    }
+
+    pub fn contains_range(self, other: TextRange) -> bool {
+        self.start <= other.start && other.end <= self.end
+    }
+
+    pub fn as_usize(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// Whether a path (relative, `/`-separated) looks like test code by the usual conventions
+/// of the supported languages: `tests/`, `test_x.py`, `x_test.py`, `x_test.go`,
+/// `x.test.ts`, `x.spec.js`, `__tests__/`, `conftest.py`.
+pub fn is_test_path(path: &str) -> bool {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    let stem = file_name.split('.').next().unwrap_or(file_name);
+    let in_test_dir = path
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| matches!(dir, "test" | "tests" | "__tests__" | "testing" | "spec"));
+    in_test_dir
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem == "conftest"
+        || file_name.contains(".test.")
+        || file_name.contains(".spec.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_follow_language_conventions() {
+        for path in [
+            "tests/test_app.py",
+            "pkg/store_test.go",
+            "src/cart.test.ts",
+            "src/cart.spec.tsx",
+            "src/__tests__/a.js",
+            "crates/cli/tests/cli.rs",
+            "conftest.py",
+            "app/test_views.py",
+        ] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in ["src/testing_utils_x.py", "src/contest.py", "tests.py", "src/latest.ts"] {
+            assert!(!is_test_path(path), "{path}");
+        }
+    }
+}

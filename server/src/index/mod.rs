@@ -1,0 +1,1 @@
+//! The repo-wide index.

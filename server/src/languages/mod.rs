@@ -1,0 +1,232 @@
+//! The supported languages: detection by file name, grammars, and the compiled queries
+//! that hold all language knowledge (`server/queries/<lang>/*.scm`).
+//!
+//! Invariant: queries are compiled once per process and their capture names are resolved to
+//! [`CaptureRole`]s once; nothing on a hot path looks a capture up by string.
+
+mod registry;
+
+pub use registry::{CaptureRole, LanguageConfig, VisibilityRule};
+
+use std::fmt;
+
+/// A language the index understands. TypeScript and TSX are separate grammars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Go,
+    Rust,
+}
+
+impl Language {
+    pub const ALL: [Language; 6] = [
+        Language::Python,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Go,
+        Language::Rust,
+    ];
+
+    /// The language of a file, by its extension.
+    pub fn from_path(path: &str) -> Option<Language> {
+        let file_name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let (_, ext) = file_name.rsplit_once('.')?;
+        Some(match ext {
+            "py" | "pyi" => Language::Python,
+            "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
+            "ts" | "mts" | "cts" => Language::TypeScript,
+            "tsx" => Language::Tsx,
+            "go" => Language::Go,
+            "rs" => Language::Rust,
+            _ => return None,
+        })
+    }
+
+    /// The stable lower-case name used in output and configuration.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::JavaScript => "javascript",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::Go => "go",
+            Language::Rust => "rust",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::ALL.into_iter().find(|lang| lang.name() == name)
+    }
+
+    /// The file extensions of the language, for file watchers and filters.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Language::Python => &["py", "pyi"],
+            Language::JavaScript => &["js", "jsx", "mjs", "cjs"],
+            Language::TypeScript => &["ts", "mts", "cts"],
+            Language::Tsx => &["tsx"],
+            Language::Go => &["go"],
+            Language::Rust => &["rs"],
+        }
+    }
+
+    /// Whether two languages share a module system (imports between them resolve).
+    pub fn is_ecmascript(self) -> bool {
+        matches!(
+            self,
+            Language::JavaScript | Language::TypeScript | Language::Tsx
+        )
+    }
+
+    pub fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Language::Python => tree_sitter_python::LANGUAGE.into(),
+            Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Language::Go => tree_sitter_go::LANGUAGE.into(),
+            Language::Rust => tree_sitter_rust::LANGUAGE.into(),
+        }
+    }
+
+    /// The compiled queries and settings of the language.
+    pub fn config(self) -> &'static LanguageConfig {
+        registry::config(self)
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a definition is. The names follow tree-sitter's `@definition.<kind>` vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DefKind {
+    Function,
+    Method,
+    Class,
+    Struct,
+    Enum,
+    Interface,
+    Trait,
+    Impl,
+    Type,
+    Constant,
+    Variable,
+    Module,
+    Macro,
+    Field,
+}
+
+impl DefKind {
+    pub const ALL: [DefKind; 14] = [
+        DefKind::Function,
+        DefKind::Method,
+        DefKind::Class,
+        DefKind::Struct,
+        DefKind::Enum,
+        DefKind::Interface,
+        DefKind::Trait,
+        DefKind::Impl,
+        DefKind::Type,
+        DefKind::Constant,
+        DefKind::Variable,
+        DefKind::Module,
+        DefKind::Macro,
+        DefKind::Field,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DefKind::Function => "function",
+            DefKind::Method => "method",
+            DefKind::Class => "class",
+            DefKind::Struct => "struct",
+            DefKind::Enum => "enum",
+            DefKind::Interface => "interface",
+            DefKind::Trait => "trait",
+            DefKind::Impl => "impl",
+            DefKind::Type => "type",
+            DefKind::Constant => "constant",
+            DefKind::Variable => "variable",
+            DefKind::Module => "module",
+            DefKind::Macro => "macro",
+            DefKind::Field => "field",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DefKind> {
+        DefKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// Kinds whose members are other definitions (methods, fields, nested items).
+    pub fn is_container(self) -> bool {
+        matches!(
+            self,
+            DefKind::Class
+                | DefKind::Struct
+                | DefKind::Enum
+                | DefKind::Interface
+                | DefKind::Trait
+                | DefKind::Impl
+                | DefKind::Module
+        )
+    }
+
+    /// Kinds that name a type (a receiver of methods).
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            DefKind::Class
+                | DefKind::Struct
+                | DefKind::Enum
+                | DefKind::Interface
+                | DefKind::Trait
+                | DefKind::Type
+        )
+    }
+
+    pub fn is_callable(self) -> bool {
+        matches!(self, DefKind::Function | DefKind::Method | DefKind::Macro)
+    }
+}
+
+impl fmt::Display for DefKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grammar_loads_and_every_query_compiles() {
+        for lang in Language::ALL {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&lang.grammar())
+                .unwrap_or_else(|err| panic!("{lang}: grammar ABI mismatch: {err}"));
+            // Compiling happens inside `config`; it panics with the query error on failure.
+            let config = lang.config();
+            assert!(config.query.pattern_count() > 0, "{lang}: empty query");
+        }
+    }
+
+    #[test]
+    fn languages_are_detected_by_extension() {
+        assert_eq!(Language::from_path("a/b.py"), Some(Language::Python));
+        assert_eq!(Language::from_path("x.test.tsx"), Some(Language::Tsx));
+        assert_eq!(Language::from_path("lib.rs"), Some(Language::Rust));
+        assert_eq!(Language::from_path("a.mjs"), Some(Language::JavaScript));
+        assert_eq!(Language::from_path("Makefile"), None);
+        assert_eq!(Language::from_path("notes.txt"), None);
+    }
+}

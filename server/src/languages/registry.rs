@@ -1,0 +1,229 @@
+//! Compiles each language's queries once and resolves their capture names to roles.
+//!
+//! Invariant: an unknown capture name is a programming error caught by the query test.
+
+use std::sync::OnceLock;
+
+use tree_sitter::Query;
+
+use super::{DefKind, Language};
+
+/// What a capture means to the extractor. Capture names starting with `_` are helpers for
+/// predicates and carry no role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureRole {
+    /// `@definition.<kind>`: the whole definition node.
+    Definition(DefKind),
+    /// `@definition.test`: a test block (JS `describe`/`it`/`test`), kept only in test files.
+    DefinitionTest,
+    /// `@name`: the name of a definition or reference.
+    Name,
+    /// `@doc`: a documentation node (a Python docstring; comments are found by position).
+    Doc,
+    /// `@body`: the body; the signature is the definition's text before it.
+    Body,
+    /// `@exported`: the definition is public (`pub`, `export`).
+    Exported,
+    /// `@test`: test code when the file is a test file (`test_*` in Python, `TestXxx` in Go).
+    Test,
+    /// `@test.always`: test code wherever it is (Rust `#[test]`, `#[cfg(test)]`).
+    TestAlways,
+    /// `@reference.call` / `@reference.<other>`: an identifier that is used, not defined.
+    Reference { call: bool },
+    /// `@receiver`: the object or path a member reference is accessed on.
+    Receiver,
+    /// `@import`: a whole import statement.
+    Import,
+    /// `@import.source`: the module specifier (path, dotted name or string).
+    ImportSource,
+    /// `@import.name`: one imported name.
+    ImportName,
+    /// `@import.alias`: the local alias of the import's name (or of the module).
+    ImportAlias,
+    /// `@import.wildcard`: imports every name (`*`).
+    ImportWildcard,
+    /// `@import.reexport`: the statement re-exports what it imports.
+    ImportReexport,
+    /// `@import.module`: the statement binds the module itself (`import a.b`, Go imports).
+    ImportModule,
+    /// `@import.tree`: a Rust `use` tree, flattened by the extractor.
+    ImportTree,
+    /// A helper capture for predicates.
+    Helper,
+}
+
+impl CaptureRole {
+    fn from_capture_name(name: &str) -> Option<CaptureRole> {
+        if name.starts_with('_') {
+            return Some(CaptureRole::Helper);
+        }
+        if let Some(kind) = name.strip_prefix("definition.") {
+            if kind == "test" {
+                return Some(CaptureRole::DefinitionTest);
+            }
+            return DefKind::from_name(kind).map(CaptureRole::Definition);
+        }
+        if let Some(kind) = name.strip_prefix("reference.") {
+            return Some(CaptureRole::Reference {
+                call: kind == "call",
+            });
+        }
+        Some(match name {
+            "name" => CaptureRole::Name,
+            "doc" => CaptureRole::Doc,
+            "body" => CaptureRole::Body,
+            "exported" => CaptureRole::Exported,
+            "test" => CaptureRole::Test,
+            "test.always" => CaptureRole::TestAlways,
+            "receiver" => CaptureRole::Receiver,
+            "import" => CaptureRole::Import,
+            "import.source" => CaptureRole::ImportSource,
+            "import.name" => CaptureRole::ImportName,
+            "import.alias" => CaptureRole::ImportAlias,
+            "import.wildcard" => CaptureRole::ImportWildcard,
+            "import.reexport" => CaptureRole::ImportReexport,
+            "import.module" => CaptureRole::ImportModule,
+            "import.tree" => CaptureRole::ImportTree,
+            _ => return None,
+        })
+    }
+}
+
+/// How a language marks a definition public.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VisibilityRule {
+    /// Public unless the name starts with `_` (Python).
+    UnderscorePrivate,
+    /// Public when the name starts with an upper-case letter (Go).
+    Capitalized,
+    /// Public when the query marks it with `@exported` (Rust `pub`, JS/TS `export`).
+    Marked,
+}
+
+/// One language's compiled query and extraction settings.
+pub struct LanguageConfig {
+    pub language: Language,
+    pub query: Query,
+    /// The role of each capture, by capture index.
+    pub roles: Vec<CaptureRole>,
+    /// Comment node kinds whose text may document the definition that follows them.
+    pub comment_kinds: &'static [&'static str],
+    /// Comment prefixes that make a comment documentation (empty: every comment does).
+    pub doc_prefixes: &'static [&'static str],
+    /// Node kinds that wrap a definition and carry its comments, decorators or `export`.
+    pub wrapper_kinds: &'static [&'static str],
+    pub visibility: VisibilityRule,
+}
+
+macro_rules! query_file {
+    ($lang:literal, $file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/", $lang, "/", $file))
+    };
+}
+
+fn query_source(lang: Language) -> String {
+    let parts: &[&str] = match lang {
+        Language::Python => &[
+            query_file!("python", "tags.scm"),
+            query_file!("python", "imports.scm"),
+        ],
+        Language::JavaScript => &[
+            query_file!("javascript", "tags.scm"),
+            query_file!("javascript", "imports.scm"),
+            query_file!("javascript", "jsx.scm"),
+        ],
+        Language::TypeScript => &[
+            query_file!("javascript", "tags.scm"),
+            query_file!("javascript", "imports.scm"),
+            query_file!("typescript", "tags.scm"),
+        ],
+        Language::Tsx => &[
+            query_file!("javascript", "tags.scm"),
+            query_file!("javascript", "imports.scm"),
+            query_file!("typescript", "tags.scm"),
+            query_file!("javascript", "jsx.scm"),
+        ],
+        Language::Go => &[query_file!("go", "tags.scm"), query_file!("go", "imports.scm")],
+        Language::Rust => &[
+            query_file!("rust", "tags.scm"),
+            query_file!("rust", "imports.scm"),
+        ],
+    };
+    parts.join("\n")
+}
+
+fn build(lang: Language) -> LanguageConfig {
+    let source = query_source(lang);
+    let query = Query::new(&lang.grammar(), &source)
+        .unwrap_or_else(|err| panic!("{lang}: query does not compile: {err}"));
+    let roles = query
+        .capture_names()
+        .iter()
+        .map(|name| {
+            CaptureRole::from_capture_name(name)
+                .unwrap_or_else(|| panic!("{lang}: unknown capture name @{name}"))
+        })
+        .collect();
+    let (comment_kinds, doc_prefixes, wrapper_kinds, visibility): (
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [&'static str],
+        VisibilityRule,
+    ) = match lang {
+        Language::Python => (
+            &["comment"],
+            &["#"],
+            &["decorated_definition"],
+            VisibilityRule::UnderscorePrivate,
+        ),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => (
+            &["comment"],
+            &["/**"],
+            &[
+                "export_statement",
+                "lexical_declaration",
+                "variable_declaration",
+                "ambient_declaration",
+            ],
+            VisibilityRule::Marked,
+        ),
+        Language::Go => (
+            &["comment"],
+            &[],
+            &["type_declaration", "const_declaration", "var_declaration"],
+            VisibilityRule::Capitalized,
+        ),
+        Language::Rust => (
+            &["line_comment", "block_comment"],
+            &["///", "/**"],
+            &[],
+            VisibilityRule::Marked,
+        ),
+    };
+    LanguageConfig {
+        language: lang,
+        query,
+        roles,
+        comment_kinds,
+        doc_prefixes,
+        wrapper_kinds,
+        visibility,
+    }
+}
+
+static CONFIGS: [OnceLock<LanguageConfig>; 6] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
+
+pub(super) fn config(lang: Language) -> &'static LanguageConfig {
+    let slot = Language::ALL
+        .iter()
+        .position(|candidate| *candidate == lang)
+        .expect("every language is in ALL");
+    CONFIGS[slot].get_or_init(|| build(lang))
+}

@@ -1,0 +1,154 @@
+//! Tree-sitter parsing and query execution: turns a file's text into definitions, imports,
+//! references and syntax issues.
+//!
+//! Invariant: knows nothing about the index or LSP; never fails on user code (a file with
+//! syntax errors yields what can be recovered, plus issues); offsets are bytes.
+
+mod doc;
+mod extract;
+mod imports;
+
+pub use extract::extract;
+
+use std::cell::RefCell;
+
+use crate::base::TextRange;
+use crate::languages::{DefKind, Language};
+
+/// A definition found in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Def {
+    pub name: Box<str>,
+    pub kind: DefKind,
+    /// The whole definition, including its doc comments, attributes, decorators and `export`.
+    pub range: TextRange,
+    /// The name's range (the place a cursor jumps to).
+    pub name_range: TextRange,
+    /// The index (in the file's `defs`) of the innermost definition containing this one.
+    pub parent: Option<u32>,
+    /// The declaration up to its body, on one line with whitespace normalized.
+    pub signature: Box<str>,
+    /// The first sentence of its documentation.
+    pub doc: Option<Box<str>>,
+    pub exported: bool,
+    pub test: bool,
+}
+
+/// One imported name of an import statement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedName {
+    pub name: Box<str>,
+    pub alias: Option<Box<str>>,
+}
+
+impl ImportedName {
+    /// The name the import binds in the importing file.
+    pub fn local_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// An import (or re-export) statement, one per module specifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    pub range: TextRange,
+    /// The module specifier as written (`.models`, `./cart`, `crate::store`, `github.com/a/b`).
+    pub source: Box<str>,
+    pub names: Vec<ImportedName>,
+    /// The name the module itself is bound to (`import a.b as m`, Go imports, `import * as ns`).
+    pub module_binding: Option<Box<str>>,
+    pub wildcard: bool,
+    pub reexport: bool,
+}
+
+/// An identifier that is used, not defined. Its text is `text[range]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ref {
+    pub range: TextRange,
+    pub call: bool,
+    /// What the name is accessed on, for `obj.name`, `pkg.Name` or `Type::name`.
+    pub receiver: Option<TextRange>,
+}
+
+/// A syntax error recovered from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxIssue {
+    pub range: TextRange,
+    pub message: Box<str>,
+}
+
+/// Everything extracted from one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileSyntax {
+    /// Sorted by start, parents before children.
+    pub defs: Vec<Def>,
+    /// Sorted by start.
+    pub imports: Vec<Import>,
+    /// Sorted by start.
+    pub refs: Vec<Ref>,
+    pub issues: Vec<SyntaxIssue>,
+}
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parses `text`, reusing `old_tree` (already `edit`ed) for an incremental reparse.
+/// Parsers are reused per thread and language.
+pub fn parse(lang: Language, text: &str, old_tree: Option<&tree_sitter::Tree>) -> tree_sitter::Tree {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let slot = match parsers.iter().position(|(candidate, _)| *candidate == lang) {
+            Some(slot) => slot,
+            None => {
+                let mut parser = tree_sitter::Parser::new();
+                parser
+                    .set_language(&lang.grammar())
+                    .expect("grammars are checked by a test");
+                parsers.push((lang, parser));
+                parsers.len() - 1
+            }
+        };
+        let parser = &mut parsers[slot].1;
+        match parser.parse(text, old_tree) {
+            Some(tree) => tree,
+            None => {
+                // Only a cancellation or timeout makes tree-sitter give up; retry from scratch.
+                parser.reset();
+                parser
+                    .parse(text, None)
+                    .expect("a parser without timeout or cancellation always returns a tree")
+            }
+        }
+    })
+}
+
+/// Parses and extracts in one step (for files that are not open in an editor).
+pub fn analyze(lang: Language, text: &str, is_test_file: bool) -> FileSyntax {
+    let tree = parse(lang, text, None);
+    extract(lang, &tree, text, is_test_file)
+}
+
+/// Collapses whitespace runs to one space and cuts at `max_chars` (on a char boundary).
+pub fn one_line(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars + 4));
+    let mut n_chars = 0;
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+            n_chars += 1;
+        }
+        for ch in word.chars() {
+            if n_chars >= max_chars {
+                out.push('…');
+                return out;
+            }
+            out.push(ch);
+            n_chars += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

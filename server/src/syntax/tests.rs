@@ -1,0 +1,168 @@
+//! Extraction tests: one `check_*` helper renders what a file yields as text; cases are
+//! snapshots of that text.
+
+use super::{analyze, FileSyntax};
+use crate::base::LineIndex;
+use crate::languages::Language;
+
+/// Renders a file's definitions (indented by nesting), imports, references and issues.
+pub(crate) fn render(lang: Language, text: &str, is_test_file: bool) -> String {
+    let syntax = analyze(lang, text, is_test_file);
+    render_syntax(&syntax, text)
+}
+
+pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
+    use std::fmt::Write;
+    let line_index = LineIndex::new(text);
+    let pos = |offset: u32| {
+        let line_col = line_index.line_col(offset);
+        format!("{}:{}", line_col.line + 1, line_col.col + 1)
+    };
+    let mut out = String::new();
+    for def in &syntax.defs {
+        let mut depth = 0;
+        let mut parent = def.parent;
+        while let Some(idx) = parent {
+            depth += 1;
+            parent = syntax.defs[idx as usize].parent;
+        }
+        let flags = [
+            (def.exported, "exported"),
+            (def.test, "test"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, label)| *label)
+        .collect::<Vec<_>>()
+        .join(",");
+        writeln!(
+            out,
+            "{:indent$}{} {} [{}-{}] name@{} `{}`{}{}",
+            "",
+            def.kind,
+            def.name,
+            pos(def.range.start),
+            pos(def.range.end),
+            pos(def.name_range.start),
+            def.signature,
+            def.doc.as_deref().map(|doc| format!(" doc={doc:?}")).unwrap_or_default(),
+            if flags.is_empty() { String::new() } else { format!(" ({flags})") },
+            indent = depth * 2
+        )
+        .unwrap();
+    }
+    for import in &syntax.imports {
+        let names = import
+            .names
+            .iter()
+            .map(|name| match &name.alias {
+                Some(alias) => format!("{} as {alias}", name.name),
+                None => name.name.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        writeln!(
+            out,
+            "import {:?} [{names}]{}{}{} @{}",
+            import.source,
+            import
+                .module_binding
+                .as_deref()
+                .map(|binding| format!(" module={binding}"))
+                .unwrap_or_default(),
+            if import.wildcard { " *" } else { "" },
+            if import.reexport { " reexport" } else { "" },
+            pos(import.range.start),
+        )
+        .unwrap();
+    }
+    let calls: Vec<String> = syntax
+        .refs
+        .iter()
+        .filter(|reference| reference.call)
+        .map(|reference| {
+            let name = &text[reference.range.as_usize()];
+            match reference.receiver {
+                Some(receiver) => format!("{}.{name}", &text[receiver.as_usize()]),
+                None => name.to_owned(),
+            }
+        })
+        .collect();
+    writeln!(out, "calls: {}", calls.join(" ")).unwrap();
+    writeln!(out, "n_refs: {}", syntax.refs.len()).unwrap();
+    for issue in &syntax.issues {
+        writeln!(out, "issue: {} at {}", issue.message, pos(issue.range.start)).unwrap();
+    }
+    out
+}
+
+#[track_caller]
+fn check(name: &str, lang: Language, is_test_file: bool, text: &str) {
+    insta::assert_snapshot!(name, render(lang, text, is_test_file));
+}
+
+#[test]
+fn python_definitions_docs_members_and_imports() {
+    check(
+        "python_basic",
+        Language::Python,
+        false,
+        r#"
+"""Orders."""
+import os.path
+import json as j
+from . import pricing
+from ..models import Order, Item as It
+from .x import *
+
+MAX_RETRIES = 3
+_cache = {}
+
+class OrderService(Base):
+    """Places orders. And more."""
+
+    timeout: int = 5
+
+    def __init__(self, db):
+        self.db = db
+
+    @staticmethod
+    def place_order(cart: Cart,
+                    user) -> Order:
+        '''Place an order for a cart.'''
+        total = pricing.apply_discount(cart.total())
+        return Order(total)
+
+def _helper():
+    # not a doc
+    return os.path.join("a", "b")
+"#,
+    );
+}
+
+#[test]
+fn python_tests_are_marked_only_in_test_files() {
+    let text = "def test_total():\n    assert total() == 1\n\nclass TestPricing:\n    def test_zero(self):\n        pass\n";
+    insta::assert_snapshot!("python_tests_in_test_file", render(Language::Python, text, true));
+    insta::assert_snapshot!("python_tests_outside_test_file", render(Language::Python, text, false));
+}
+
+#[test]
+fn python_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "python_broken",
+        Language::Python,
+        false,
+        "def ok_before(a):\n    return a\n\ndef broken(:\n    pass\n\nclass Later:\n    def fine(self):\n        return 1\n",
+    );
+}
+
+#[test]
+fn python_unicode_identifiers_have_byte_ranges() {
+    check(
+        "python_unicode",
+        Language::Python,
+        false,
+        "# café ☕\ndef größe(wert):\n    \"\"\"Größe in Bytes.\"\"\"\n    return wert\n\nx = größe('é')\n",
+    );
+}
