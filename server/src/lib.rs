@@ -8,6 +8,7 @@
 //! `cli` is the command-line front end over `index` and `engine`.
 
 pub mod base;
+pub mod cli;
+pub mod index;
 pub mod languages;
 pub mod syntax;
-pub mod index;

@@ -87,7 +87,12 @@ mod tests {
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in ["src/testing_utils_x.py", "src/contest.py", "tests.py", "src/latest.ts"] {
+        for path in [
+            "src/testing_utils_x.py",
+            "src/contest.py",
+            "tests.py",
+            "src/latest.ts",
+        ] {
             assert!(!is_test_path(path), "{path}");
         }
     }

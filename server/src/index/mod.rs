@@ -1,1 +1,382 @@
-//! The repo-wide index.
+//! The repo-wide index: every file's definitions, imports and references, plus the tables
+//! built from them (definitions by name, files by referenced name, the import graph).
+//!
+//! Invariant: per-file data is replaceable; after any sequence of `set_file`/`remove_file`
+//! calls the tables equal those of a fresh build over the same files (checked by a
+//! property test). No LSP types; offsets are bytes; no IO outside `walk`.
+
+mod file;
+mod graph;
+mod navigate;
+mod resolve;
+mod symbols;
+pub mod walk;
+
+#[cfg(test)]
+mod tests;
+
+pub use file::FileData;
+pub use graph::ImportGraph;
+pub use navigate::NavTarget;
+pub use symbols::{MatchTier, SymbolHit};
+pub use walk::{IndexConfig, SkipReason};
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use crate::base::{FileId, FxHashMap, TextRange};
+use crate::languages::Language;
+use crate::syntax::Def;
+
+/// A definition in the index: a file and the definition's position in that file's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefId {
+    pub file: FileId,
+    pub idx: u32,
+}
+
+/// A position in a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilePosition {
+    pub file: FileId,
+    pub offset: u32,
+}
+
+/// A project manifest the resolvers read (`package.json`, `go.mod`, `Cargo.toml`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    pub root: u32,
+    pub path: Box<str>,
+    pub text: Arc<str>,
+}
+
+/// A file left out of the index, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub reason: SkipReason,
+}
+
+/// The index. Cheap to query; mutated one file at a time.
+#[derive(Default)]
+pub struct Index {
+    roots: Vec<PathBuf>,
+    files: Vec<Option<Arc<FileData>>>,
+    by_path: FxHashMap<(u32, Box<str>), FileId>,
+    defs_by_name: FxHashMap<Box<str>, Vec<DefId>>,
+    /// Lower-cased name -> the exact names that lower-case to it.
+    names_by_lower: FxHashMap<Box<str>, Vec<Box<str>>>,
+    /// Name -> files that reference it.
+    refs_by_name: FxHashMap<Box<str>, Vec<FileId>>,
+    manifests: Vec<Manifest>,
+    skipped: Vec<Skipped>,
+    n_live_files: usize,
+    /// Derived tables, rebuilt lazily after a change.
+    derived: OnceLock<Derived>,
+}
+
+struct Derived {
+    modules: resolve::ModuleMap,
+    graph: ImportGraph,
+    symbol_names: Vec<Box<str>>,
+}
+
+impl Index {
+    pub fn new(roots: Vec<PathBuf>) -> Index {
+        Index {
+            roots,
+            ..Index::default()
+        }
+    }
+
+    /// Indexes every supported file under the roots, in parallel.
+    pub fn build(roots: Vec<PathBuf>, config: &IndexConfig) -> Index {
+        Index::build_with_progress(roots, config, &|_, _| {})
+    }
+
+    /// Like [`Index::build`], calling `progress(done, total)` as files are analyzed.
+    pub fn build_with_progress(
+        roots: Vec<PathBuf>,
+        config: &IndexConfig,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Index {
+        let mut index = Index::new(roots);
+        let crawl = walk::crawl(&index.roots, config, progress);
+        index.skipped = crawl.skipped;
+        index.manifests = crawl.manifests;
+        for file in crawl.files {
+            index.insert(Arc::new(file));
+        }
+        index
+    }
+
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    pub fn manifests(&self) -> &[Manifest] {
+        &self.manifests
+    }
+
+    pub fn n_files(&self) -> usize {
+        self.n_live_files
+    }
+
+    /// Every live file, in id order.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &Arc<FileData>)> + '_ {
+        self.files
+            .iter()
+            .enumerate()
+            .filter_map(|(idx, file)| Some((FileId(idx as u32), file.as_ref()?)))
+    }
+
+    pub fn file(&self, file: FileId) -> Option<&Arc<FileData>> {
+        self.files.get(file.0 as usize)?.as_ref()
+    }
+
+    pub fn file_id(&self, root: u32, path: &str) -> Option<FileId> {
+        self.by_path.get(&(root, Box::from(path))).copied()
+    }
+
+    /// The file id of an absolute path inside one of the roots.
+    pub fn file_id_for_path(&self, abs_path: &Path) -> Option<FileId> {
+        let (root, rel) = self.relativize(abs_path)?;
+        self.file_id(root, &rel)
+    }
+
+    /// The root index and `/`-separated relative path of an absolute path inside a root.
+    pub fn relativize(&self, abs_path: &Path) -> Option<(u32, String)> {
+        // The deepest root wins when roots nest.
+        self.roots
+            .iter()
+            .enumerate()
+            .filter_map(|(idx, root)| {
+                let rel = abs_path.strip_prefix(root).ok()?;
+                Some((idx, root.components().count(), rel))
+            })
+            .max_by_key(|(_, depth, _)| *depth)
+            .map(|(idx, _, rel)| {
+                let rel = rel
+                    .components()
+                    .map(|part| part.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                (idx as u32, rel)
+            })
+    }
+
+    pub fn abs_path(&self, file: FileId) -> Option<PathBuf> {
+        let data = self.file(file)?;
+        let root = self.roots.get(data.root as usize)?;
+        Some(root.join(&*data.path))
+    }
+
+    pub fn def(&self, def: DefId) -> Option<&Def> {
+        self.file(def.file)?.syntax.defs.get(def.idx as usize)
+    }
+
+    /// Definitions with exactly this name.
+    pub fn defs_named(&self, name: &str) -> &[DefId] {
+        self.defs_by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Definitions whose name equals `name` ignoring case.
+    pub fn defs_named_ignore_case(&self, name: &str) -> Vec<DefId> {
+        let lower = name.to_lowercase();
+        let mut res: Vec<DefId> = self
+            .names_by_lower
+            .get(lower.as_str())
+            .into_iter()
+            .flatten()
+            .flat_map(|exact| self.defs_named(exact).iter().copied())
+            .collect();
+        res.sort_unstable();
+        res
+    }
+
+    /// Files containing a reference to `name`.
+    pub fn files_referencing(&self, name: &str) -> &[FileId] {
+        self.refs_by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Replaces (or adds) a file's contents and re-analyzes it. `root` and `path` locate it.
+    pub fn set_file(&mut self, root: u32, path: &str, lang: Language, text: Arc<str>) -> FileId {
+        let data = FileData::analyze(root, path.into(), lang, text);
+        self.insert(Arc::new(data))
+    }
+
+    /// Replaces (or adds) a file with data analyzed elsewhere (an editor buffer's tree).
+    pub fn set_file_data(&mut self, data: FileData) -> FileId {
+        self.insert(Arc::new(data))
+    }
+
+    /// Removes a file; returns whether it was there.
+    pub fn remove_file(&mut self, root: u32, path: &str) -> bool {
+        let Some(file) = self.by_path.remove(&(root, Box::from(path))) else {
+            return false;
+        };
+        if let Some(old) = self.files[file.0 as usize].take() {
+            self.unlink(file, &old);
+            self.n_live_files -= 1;
+        }
+        self.derived = OnceLock::new();
+        true
+    }
+
+    /// Replaces a manifest's text (`None` removes it).
+    pub fn set_manifest(&mut self, root: u32, path: &str, text: Option<Arc<str>>) {
+        self.manifests
+            .retain(|manifest| !(manifest.root == root && &*manifest.path == path));
+        if let Some(text) = text {
+            self.manifests.push(Manifest {
+                root,
+                path: path.into(),
+                text,
+            });
+            self.manifests
+                .sort_by(|a, b| (a.root, &a.path).cmp(&(b.root, &b.path)));
+        }
+        self.derived = OnceLock::new();
+    }
+
+    fn insert(&mut self, data: Arc<FileData>) -> FileId {
+        let key = (data.root, data.path.clone());
+        let file = match self.by_path.get(&key) {
+            Some(&file) => {
+                if let Some(old) = self.files[file.0 as usize].take() {
+                    self.unlink(file, &old);
+                    self.n_live_files -= 1;
+                }
+                file
+            }
+            None => {
+                let file = FileId(self.files.len() as u32);
+                self.files.push(None);
+                self.by_path.insert(key, file);
+                file
+            }
+        };
+        self.link(file, &data);
+        self.files[file.0 as usize] = Some(data);
+        self.n_live_files += 1;
+        self.derived = OnceLock::new();
+        file
+    }
+
+    fn link(&mut self, file: FileId, data: &FileData) {
+        for (idx, def) in data.syntax.defs.iter().enumerate() {
+            let entry = self.defs_by_name.entry(def.name.clone()).or_default();
+            if entry.is_empty() {
+                self.names_by_lower
+                    .entry(def.name.to_lowercase().into_boxed_str())
+                    .or_default()
+                    .push(def.name.clone());
+            }
+            entry.push(DefId {
+                file,
+                idx: idx as u32,
+            });
+        }
+        for name in &data.ref_names {
+            self.refs_by_name
+                .entry(name.clone())
+                .or_default()
+                .push(file);
+        }
+    }
+
+    fn unlink(&mut self, file: FileId, data: &FileData) {
+        for def in &data.syntax.defs {
+            let Some(entry) = self.defs_by_name.get_mut(&def.name) else {
+                continue;
+            };
+            entry.retain(|def_id| def_id.file != file);
+            if entry.is_empty() {
+                self.defs_by_name.remove(&def.name);
+                let lower = def.name.to_lowercase();
+                if let Some(names) = self.names_by_lower.get_mut(lower.as_str()) {
+                    names.retain(|name| name != &def.name);
+                    if names.is_empty() {
+                        self.names_by_lower.remove(lower.as_str());
+                    }
+                }
+            }
+        }
+        for name in &data.ref_names {
+            if let Some(entry) = self.refs_by_name.get_mut(name) {
+                entry.retain(|other| *other != file);
+                if entry.is_empty() {
+                    self.refs_by_name.remove(name);
+                }
+            }
+        }
+    }
+
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| {
+            let modules = resolve::ModuleMap::build(self);
+            let graph = ImportGraph::build(self, &modules);
+            let mut symbol_names: Vec<Box<str>> = self.defs_by_name.keys().cloned().collect();
+            symbol_names.sort_unstable();
+            Derived {
+                modules,
+                graph,
+                symbol_names,
+            }
+        })
+    }
+
+    /// The resolved import graph (files importing and imported by each file).
+    pub fn import_graph(&self) -> &ImportGraph {
+        &self.derived().graph
+    }
+
+    /// The files an import of `file` refers to.
+    pub fn resolve_import(&self, file: FileId, import: &crate::syntax::Import) -> Vec<FileId> {
+        self.derived().modules.resolve(self, file, import)
+    }
+
+    /// The definition with this name in `file`'s top level (or inside a module).
+    pub fn top_level_def(&self, file: FileId, name: &str) -> Option<DefId> {
+        let data = self.file(file)?;
+        data.syntax
+            .defs
+            .iter()
+            .position(|def| &*def.name == name && def.parent.is_none())
+            .map(|idx| DefId {
+                file,
+                idx: idx as u32,
+            })
+    }
+
+    /// The definitions enclosing `offset` in `file`, innermost first.
+    pub fn enclosing_defs(&self, file: FileId, offset: u32) -> Vec<DefId> {
+        let Some(data) = self.file(file) else {
+            return Vec::new();
+        };
+        let mut res: Vec<DefId> = data
+            .syntax
+            .defs
+            .iter()
+            .enumerate()
+            .filter(|(_, def)| def.range.contains_inclusive(offset))
+            .map(|(idx, _)| DefId {
+                file,
+                idx: idx as u32,
+            })
+            .collect();
+        res.reverse();
+        res
+    }
+
+    /// The text of a range of a file.
+    pub fn text(&self, file: FileId, range: TextRange) -> &str {
+        self.file(file)
+            .and_then(|data| data.text.get(range.as_usize()))
+            .unwrap_or("")
+    }
+}

@@ -50,11 +50,7 @@ pub(crate) fn comment_summary(comments: &[&str]) -> Option<String> {
 pub(crate) fn first_sentence(text: &str) -> Option<String> {
     let text = text.trim();
     let paragraph = text.split("\n\n").next().unwrap_or(text);
-    let paragraph = paragraph
-        .split("\n\r\n")
-        .next()
-        .unwrap_or(paragraph)
-        .trim();
+    let paragraph = paragraph.split("\n\r\n").next().unwrap_or(paragraph).trim();
     let mut end = paragraph.len();
     let bytes = paragraph.as_bytes();
     for (idx, byte) in bytes.iter().enumerate() {
@@ -78,7 +74,8 @@ mod tests {
     #[test]
     fn docstrings_keep_their_first_sentence() {
         assert_eq!(
-            docstring_summary("\"\"\"Connect to the database. Retries on failure.\"\"\"").as_deref(),
+            docstring_summary("\"\"\"Connect to the database. Retries on failure.\"\"\"")
+                .as_deref(),
             Some("Connect to the database.")
         );
         assert_eq!(
@@ -101,11 +98,17 @@ mod tests {
             Some("Adds an item to the cart.")
         );
         assert_eq!(
-            comment_summary(&["// NewMemoryStore returns an empty store", "// ready to use"])
-                .as_deref(),
+            comment_summary(&[
+                "// NewMemoryStore returns an empty store",
+                "// ready to use"
+            ])
+            .as_deref(),
             Some("NewMemoryStore returns an empty store ready to use")
         );
         assert_eq!(comment_summary(&["//"]).as_deref(), None);
-        assert_eq!(first_sentence("Version 1.2 is out. Yes.").as_deref(), Some("Version 1.2 is out."));
+        assert_eq!(
+            first_sentence("Version 1.2 is out. Yes.").as_deref(),
+            Some("Version 1.2 is out.")
+        );
     }
 }

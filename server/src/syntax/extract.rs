@@ -51,7 +51,14 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
         let mut cursor = cursor.borrow_mut();
         let mut matches = cursor.matches(&config.query, root, text.as_bytes());
         while let Some(query_match) = matches.next() {
-            collect_match(config, query_match, text, &mut defs, &mut refs, &mut imports);
+            collect_match(
+                config,
+                query_match,
+                text,
+                &mut defs,
+                &mut refs,
+                &mut imports,
+            );
         }
     });
 
@@ -197,9 +204,8 @@ fn assemble_defs(
 
         let mut kind = builder.kind.unwrap_or(DefKind::Function);
         if kind == DefKind::Function
-            && parent_def.is_some_and(|parent| {
-                parent.kind.is_type() || parent.kind == DefKind::Impl
-            })
+            && parent_def
+                .is_some_and(|parent| parent.kind.is_type() || parent.kind == DefKind::Impl)
         {
             kind = DefKind::Method;
         }
@@ -214,12 +220,8 @@ fn assemble_defs(
             VisibilityRule::UnderscorePrivate => {
                 !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__"))
             }
-            VisibilityRule::Capitalized => {
-                name.chars().next().is_some_and(char::is_uppercase)
-            }
-            VisibilityRule::Marked => {
-                builder.exported || wrapper_is_export(config, node)
-            }
+            VisibilityRule::Capitalized => name.chars().next().is_some_and(char::is_uppercase),
+            VisibilityRule::Marked => builder.exported || wrapper_is_export(config, node),
         };
         let test = (builder.test && is_test_file)
             || builder.test_always
@@ -316,7 +318,9 @@ fn leading_trivia<'text>(
         }
         // A trailing comment on the previous statement's line is not documentation.
         if is_comment {
-            let line_start = text[..prev.start_byte()].rfind('\n').map_or(0, |idx| idx + 1);
+            let line_start = text[..prev.start_byte()]
+                .rfind('\n')
+                .map_or(0, |idx| idx + 1);
             if !text[line_start..prev.start_byte()].trim().is_empty() {
                 break;
             }
@@ -341,7 +345,12 @@ fn leading_trivia<'text>(
 
 /// The declaration up to its body (or its first line when it has none), on one line.
 /// Comments between the header and the body are left out.
-fn signature(config: &LanguageConfig, node: Node<'_>, body: Option<Node<'_>>, text: &str) -> String {
+fn signature(
+    config: &LanguageConfig,
+    node: Node<'_>,
+    body: Option<Node<'_>>,
+    text: &str,
+) -> String {
     let start = node.start_byte();
     let raw = match body {
         Some(body) if body.start_byte() >= start => {

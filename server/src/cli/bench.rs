@@ -1,0 +1,197 @@
+//! `codectx bench`: index throughput and memory against a bare tree-sitter parse of the
+//! same files measured in the same run (the floor), medians over several runs.
+//!
+//! Invariant: timing lives here, never in tests.
+
+use std::time::{Duration, Instant};
+
+use clap::Subcommand;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::commands::{count_by_language, index_config, peak_rss_bytes, resolve_root};
+use super::{CliError, RootArgs};
+use crate::index::{walk, Index};
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Cold index time, MB/s, definitions/s and peak memory, against a bare parse.
+    Index {
+        #[command(flatten)]
+        root: RootArgs,
+        /// Number of runs (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+#[derive(Serialize)]
+struct IndexBench {
+    root: String,
+    runs: usize,
+    threads: usize,
+    files: usize,
+    bytes: u64,
+    definitions: usize,
+    references: usize,
+    index_median_ms: f64,
+    index_mb_per_s: f64,
+    definitions_per_s: f64,
+    parse_only_median_ms: f64,
+    parse_only_mb_per_s: f64,
+    ratio_to_parse_only: f64,
+    reindex_largest_file_median_ms: f64,
+    largest_file: String,
+    largest_file_lines: u32,
+    peak_rss_bytes: Option<u64>,
+    peak_rss_per_source_byte: Option<f64>,
+}
+
+pub(super) fn run(what: BenchCommand) -> Result<(), CliError> {
+    match what {
+        BenchCommand::Index { root, runs, json } => bench_index(&root, runs.max(1), json),
+    }
+}
+
+fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError> {
+    let dir = resolve_root(root)?;
+    let config = index_config(root);
+    // The floor: read and parse every file the index would, on the same thread pool.
+    let (candidates, _) = walk::discover(std::slice::from_ref(&dir), &config);
+    // One untimed pass warms the page cache for both measurements.
+    for candidate in &candidates {
+        std::hint::black_box(walk::read_source(&candidate.abs_path, config.max_file_size).ok());
+    }
+
+    let mut index_samples = Vec::new();
+    let mut parse_samples = Vec::new();
+    let mut last_index = None;
+    for _ in 0..runs {
+        let started = Instant::now();
+        let n_nodes: usize = candidates
+            .par_iter()
+            .filter_map(|candidate| {
+                let lang = candidate.lang?;
+                let text = walk::read_source(&candidate.abs_path, config.max_file_size).ok()?;
+                Some(
+                    crate::syntax::parse(lang, &text, None)
+                        .root_node()
+                        .child_count() as usize,
+                )
+            })
+            .sum();
+        std::hint::black_box(n_nodes);
+        parse_samples.push(started.elapsed());
+
+        drop(last_index.take());
+        let started = Instant::now();
+        let index = Index::build(vec![dir.clone()], &config);
+        index_samples.push(started.elapsed());
+        last_index = Some(index);
+    }
+    let mut index = last_index.expect("runs >= 1");
+    let (_, total) = count_by_language(&index);
+
+    // Re-indexing the largest file, as an editor save would.
+    let largest = index
+        .files()
+        .max_by_key(|(_, data)| data.text.len())
+        .map(|(_, data)| {
+            (
+                data.root,
+                data.path.to_string(),
+                data.lang,
+                data.text.clone(),
+                data.line_index.n_lines(),
+            )
+        });
+    let mut reindex_samples = Vec::new();
+    let (largest_path, largest_lines) = match &largest {
+        Some((file_root, path, lang, text, n_lines)) => {
+            for _ in 0..runs.max(5) * 4 {
+                let started = Instant::now();
+                index.set_file(*file_root, path, *lang, text.clone());
+                reindex_samples.push(started.elapsed());
+            }
+            (path.clone(), *n_lines)
+        }
+        None => (String::new(), 0),
+    };
+
+    let index_median = median(index_samples);
+    let parse_median = median(parse_samples);
+    let peak = peak_rss_bytes();
+    let report = IndexBench {
+        root: dir.display().to_string(),
+        runs,
+        threads: rayon::current_num_threads(),
+        files: total.files,
+        bytes: total.bytes,
+        definitions: total.definitions,
+        references: total.references,
+        index_median_ms: index_median.as_secs_f64() * 1e3,
+        index_mb_per_s: total.bytes as f64 / 1e6 / index_median.as_secs_f64(),
+        definitions_per_s: total.definitions as f64 / index_median.as_secs_f64(),
+        parse_only_median_ms: parse_median.as_secs_f64() * 1e3,
+        parse_only_mb_per_s: total.bytes as f64 / 1e6 / parse_median.as_secs_f64(),
+        ratio_to_parse_only: index_median.as_secs_f64() / parse_median.as_secs_f64(),
+        reindex_largest_file_median_ms: if reindex_samples.is_empty() {
+            0.0
+        } else {
+            median(reindex_samples).as_secs_f64() * 1e3
+        },
+        largest_file: largest_path,
+        largest_file_lines: largest_lines,
+        peak_rss_bytes: peak,
+        peak_rss_per_source_byte: peak.map(|bytes| bytes as f64 / total.bytes.max(1) as f64),
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report)
+                .map_err(|err| CliError::Failed(err.to_string()))?
+        );
+        return Ok(());
+    }
+    println!(
+        "{}: {} files, {:.1} MB, {} definitions, {} references ({} threads, {} runs)",
+        report.root,
+        report.files,
+        report.bytes as f64 / 1e6,
+        report.definitions,
+        report.references,
+        report.threads,
+        report.runs
+    );
+    println!(
+        "index (cold, median):      {:>9.1} ms  {:>6.1} MB/s  {:>9.0} definitions/s",
+        report.index_median_ms, report.index_mb_per_s, report.definitions_per_s
+    );
+    println!(
+        "bare parse (floor, median): {:>8.1} ms  {:>6.1} MB/s",
+        report.parse_only_median_ms, report.parse_only_mb_per_s
+    );
+    println!(
+        "ratio index / bare parse:   {:>8.2}x",
+        report.ratio_to_parse_only
+    );
+    println!(
+        "re-index largest file ({}, {} lines, median): {:.2} ms",
+        report.largest_file, report.largest_file_lines, report.reindex_largest_file_median_ms
+    );
+    if let (Some(peak), Some(ratio)) = (report.peak_rss_bytes, report.peak_rss_per_source_byte) {
+        println!(
+            "peak RSS: {:.1} MB ({:.1}x the source bytes)",
+            peak as f64 / 1e6,
+            ratio
+        );
+    }
+    Ok(())
+}

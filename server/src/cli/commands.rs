@@ -1,0 +1,452 @@
+//! The CLI's index, symbols, definition and outline commands.
+//!
+//! Invariant: reads only under the given root (or the one file given to `outline`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::RootArgs;
+use crate::base::{FileId, LineCol};
+use crate::index::{FilePosition, Index, IndexConfig};
+use crate::languages::Language;
+use crate::syntax::{self, Def};
+
+/// A failed command: usage errors exit with 2, the rest with 1.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Failed(_) => 1,
+        }
+    }
+}
+
+pub(super) fn resolve_root(root: &RootArgs) -> Result<PathBuf, CliError> {
+    let dir = match &root.root {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir()
+            .map_err(|err| CliError::Failed(format!("cannot read the current directory: {err}")))?,
+    };
+    let canonical = dir
+        .canonicalize()
+        .map_err(|err| CliError::Usage(format!("root {}: {err}", dir.display())))?;
+    if !canonical.is_dir() {
+        return Err(CliError::Usage(format!(
+            "root {} is not a directory",
+            dir.display()
+        )));
+    }
+    Ok(canonical)
+}
+
+pub(super) fn index_config(root: &RootArgs) -> IndexConfig {
+    IndexConfig {
+        max_file_size: root.max_file_size,
+        exclude: root.exclude.clone(),
+        languages: Vec::new(),
+    }
+}
+
+pub(super) fn build_index(root: &RootArgs) -> Result<Index, CliError> {
+    let dir = resolve_root(root)?;
+    Ok(Index::build(vec![dir], &index_config(root)))
+}
+
+fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
+    let text =
+        serde_json::to_string_pretty(value).map_err(|err| CliError::Failed(err.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+pub(crate) fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+#[derive(Serialize, Default, Clone, Copy)]
+pub(crate) struct LanguageCounts {
+    pub files: usize,
+    pub bytes: u64,
+    pub definitions: usize,
+    pub imports: usize,
+    pub references: usize,
+    pub files_with_syntax_errors: usize,
+}
+
+#[derive(Serialize)]
+struct IndexReport {
+    root: String,
+    languages: BTreeMap<&'static str, LanguageCounts>,
+    total: LanguageCounts,
+    skipped: BTreeMap<&'static str, usize>,
+    wall_ms: f64,
+    mb_per_s: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+pub(crate) fn count_by_language(
+    index: &Index,
+) -> (BTreeMap<&'static str, LanguageCounts>, LanguageCounts) {
+    let mut languages: BTreeMap<&'static str, LanguageCounts> = BTreeMap::new();
+    let mut total = LanguageCounts::default();
+    for (_, data) in index.files() {
+        for counts in [languages.entry(data.lang.name()).or_default(), &mut total] {
+            counts.files += 1;
+            counts.bytes += data.text.len() as u64;
+            counts.definitions += data.syntax.defs.len();
+            counts.imports += data.syntax.imports.len();
+            counts.references += data.syntax.refs.len();
+            counts.files_with_syntax_errors += usize::from(!data.syntax.issues.is_empty());
+        }
+    }
+    (languages, total)
+}
+
+pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
+    let dir = resolve_root(root)?;
+    let started = Instant::now();
+    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let wall = started.elapsed();
+    let (languages, total) = count_by_language(&index);
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for skip in index.skipped() {
+        *skipped.entry(skip.reason.label()).or_default() += 1;
+    }
+    let report = IndexReport {
+        root: dir.display().to_string(),
+        languages,
+        total,
+        skipped,
+        wall_ms: wall.as_secs_f64() * 1000.0,
+        mb_per_s: total.bytes as f64 / 1e6 / wall.as_secs_f64().max(1e-9),
+        peak_rss_bytes: peak_rss_bytes(),
+    };
+    if json {
+        return print_json(&report);
+    }
+    let mut out = String::new();
+    writeln!(out, "{}", report.root).unwrap();
+    writeln!(
+        out,
+        "{:<12} {:>7} {:>10} {:>12} {:>9} {:>12}",
+        "language", "files", "bytes", "definitions", "imports", "references"
+    )
+    .unwrap();
+    for (lang, counts) in report.languages.iter().chain([(&"total", &report.total)]) {
+        writeln!(
+            out,
+            "{:<12} {:>7} {:>10} {:>12} {:>9} {:>12}",
+            lang, counts.files, counts.bytes, counts.definitions, counts.imports, counts.references
+        )
+        .unwrap();
+    }
+    if report.total.files_with_syntax_errors > 0 {
+        writeln!(
+            out,
+            "files with syntax errors (partially indexed): {}",
+            report.total.files_with_syntax_errors
+        )
+        .unwrap();
+    }
+    if report.skipped.is_empty() {
+        writeln!(out, "skipped: none").unwrap();
+    } else {
+        let parts: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|(reason, n)| format!("{reason} {n}"))
+            .collect();
+        writeln!(out, "skipped: {}", parts.join(", ")).unwrap();
+    }
+    writeln!(
+        out,
+        "time: {:.1} ms, {:.1} MB/s, peak memory: {}",
+        report.wall_ms,
+        report.mb_per_s,
+        report
+            .peak_rss_bytes
+            .map_or("unknown".to_owned(), |bytes| format!(
+                "{:.1} MB",
+                bytes as f64 / 1e6
+            ))
+    )
+    .unwrap();
+    print!("{out}");
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct SymbolOut {
+    name: String,
+    kind: &'static str,
+    container: Option<String>,
+    path: String,
+    line: u32,
+    column: u32,
+    signature: String,
+    #[serde(rename = "match")]
+    tier: &'static str,
+}
+
+/// The container path of a definition (`Outer.Inner`), by following parents.
+pub(crate) fn container_path(defs: &[Def], def: &Def) -> Option<String> {
+    let mut names = Vec::new();
+    let mut parent = def.parent;
+    while let Some(idx) = parent {
+        let parent_def = &defs[idx as usize];
+        names.push(if parent_def.kind == crate::languages::DefKind::Impl {
+            parent_def.signature.to_string()
+        } else {
+            parent_def.name.to_string()
+        });
+        parent = parent_def.parent;
+    }
+    names.reverse();
+    (!names.is_empty()).then(|| names.join("."))
+}
+
+pub(super) fn symbols(
+    query: &str,
+    root: &RootArgs,
+    limit: usize,
+    json: bool,
+) -> Result<(), CliError> {
+    let index = build_index(root)?;
+    let hits = index.search_symbols(query, limit);
+    let out: Vec<SymbolOut> = hits
+        .iter()
+        .filter_map(|hit| {
+            let data = index.file(hit.def.file)?;
+            let def = index.def(hit.def)?;
+            let pos = data.line_index.line_col(def.name_range.start);
+            Some(SymbolOut {
+                name: def.name.to_string(),
+                kind: def.kind.name(),
+                container: container_path(&data.syntax.defs, def),
+                path: data.path.to_string(),
+                line: pos.line + 1,
+                column: pos.col + 1,
+                signature: def.signature.to_string(),
+                tier: hit.tier.label(),
+            })
+        })
+        .collect();
+    if json {
+        return print_json(&out);
+    }
+    for symbol in &out {
+        let container = symbol
+            .container
+            .as_deref()
+            .map(|c| format!(" in {c}"))
+            .unwrap_or_default();
+        println!(
+            "{:<9} {}{}  {}:{}",
+            symbol.kind, symbol.name, container, symbol.path, symbol.line
+        );
+    }
+    Ok(())
+}
+
+fn parse_location(location: &str) -> Result<(String, u32, u32), CliError> {
+    let bad = || {
+        CliError::Usage(format!(
+            "expected PATH:LINE:COL with 1-based line and column, got {location:?}"
+        ))
+    };
+    let (rest, col) = location.rsplit_once(':').ok_or_else(bad)?;
+    let (path, line) = rest.rsplit_once(':').ok_or_else(bad)?;
+    let line: u32 = line.parse().map_err(|_| bad())?;
+    let col: u32 = col.parse().map_err(|_| bad())?;
+    if line == 0 || col == 0 || path.is_empty() {
+        return Err(bad());
+    }
+    Ok((path.to_owned(), line, col))
+}
+
+#[derive(Serialize)]
+struct LocationOut {
+    path: String,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    name: String,
+    kind: &'static str,
+    container: Option<String>,
+    signature: String,
+}
+
+fn file_for_cli_path(index: &Index, root: &Path, path: &str) -> Result<FileId, CliError> {
+    let candidate = Path::new(path);
+    let abs = if candidate.is_absolute() {
+        candidate.to_owned()
+    } else {
+        root.join(candidate)
+    };
+    let abs = abs.canonicalize().unwrap_or(abs);
+    index
+        .file_id_for_path(&abs)
+        .or_else(|| index.file_id(0, path.trim_start_matches("./")))
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "{path} is not an indexed file under {}",
+                root.display()
+            ))
+        })
+}
+
+pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<(), CliError> {
+    let (path, line, col) = parse_location(location)?;
+    let dir = resolve_root(root)?;
+    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let file = file_for_cli_path(&index, &dir, &path)?;
+    let data = index.file(file).expect("file id from the index");
+    // Columns count characters, as editors show them.
+    let line_start = data.line_index.line_start(line - 1);
+    let line_end = data.line_index.line_end(line - 1);
+    let line_text = &data.text[line_start as usize..line_end as usize];
+    let byte_col: usize = line_text
+        .chars()
+        .take(col as usize - 1)
+        .map(char::len_utf8)
+        .sum();
+    let offset = data.line_index.offset(LineCol {
+        line: line - 1,
+        col: byte_col as u32,
+    });
+    let targets = index.goto_definition(FilePosition { file, offset });
+    let out: Vec<LocationOut> = targets
+        .iter()
+        .filter_map(|target| {
+            let data = index.file(target.file)?;
+            let def = index.def(target.def)?;
+            let start = data.line_index.line_col(target.name_range.start);
+            let end = data.line_index.line_col(target.range.end);
+            Some(LocationOut {
+                path: data.path.to_string(),
+                line: start.line + 1,
+                column: start.col + 1,
+                end_line: end.line + 1,
+                end_column: end.col + 1,
+                name: def.name.to_string(),
+                kind: def.kind.name(),
+                container: container_path(&data.syntax.defs, def),
+                signature: def.signature.to_string(),
+            })
+        })
+        .collect();
+    if json {
+        return print_json(&out);
+    }
+    if out.is_empty() {
+        return Err(CliError::Failed(format!(
+            "no definition found at {location}"
+        )));
+    }
+    for target in &out {
+        println!(
+            "{}:{}:{}  {} {}  `{}`",
+            target.path, target.line, target.column, target.kind, target.name, target.signature
+        );
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+pub(crate) struct OutlineNode {
+    name: String,
+    kind: &'static str,
+    line: u32,
+    end_line: u32,
+    signature: String,
+    doc: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    test: bool,
+    children: Vec<OutlineNode>,
+}
+
+pub(crate) fn outline_tree(defs: &[Def], line_index: &crate::base::LineIndex) -> Vec<OutlineNode> {
+    fn build(
+        defs: &[Def],
+        line_index: &crate::base::LineIndex,
+        parent: Option<u32>,
+    ) -> Vec<OutlineNode> {
+        defs.iter()
+            .enumerate()
+            .filter(|(_, def)| def.parent == parent)
+            .map(|(idx, def)| OutlineNode {
+                name: def.name.to_string(),
+                kind: def.kind.name(),
+                line: line_index.line_col(def.name_range.start).line + 1,
+                end_line: line_index.line_col(def.range.end).line + 1,
+                signature: def.signature.to_string(),
+                doc: def.doc.as_deref().map(str::to_owned),
+                test: def.test,
+                children: build(defs, line_index, Some(idx as u32)),
+            })
+            .collect()
+    }
+    build(defs, line_index, None)
+}
+
+pub(crate) fn render_outline(nodes: &[OutlineNode], depth: usize, out: &mut String) {
+    for node in nodes {
+        writeln!(
+            out,
+            "{:indent$}{} {}  {}-{}  `{}`",
+            "",
+            node.kind,
+            node.name,
+            node.line,
+            node.end_line,
+            node.signature,
+            indent = depth * 2
+        )
+        .unwrap();
+        render_outline(&node.children, depth + 1, out);
+    }
+}
+
+pub(super) fn outline(path: &Path, json: bool) -> Result<(), CliError> {
+    let lang = Language::from_path(&path.to_string_lossy()).ok_or_else(|| {
+        CliError::Usage(format!(
+            "{}: not a supported source file (python, javascript, typescript, tsx, go, rust)",
+            path.display()
+        ))
+    })?;
+    let text = crate::index::walk::read_source(path, u64::MAX)
+        .map_err(|reason| CliError::Usage(format!("{}: {reason}", path.display())))?;
+    let text: Arc<str> = Arc::from(text);
+    let syntax = syntax::analyze(
+        lang,
+        &text,
+        crate::base::is_test_path(&path.to_string_lossy()),
+    );
+    let line_index = crate::base::LineIndex::new(&text);
+    let tree = outline_tree(&syntax.defs, &line_index);
+    if json {
+        return print_json(&tree);
+    }
+    let mut out = String::new();
+    render_outline(&tree, 0, &mut out);
+    print!("{out}");
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! The command-line interface: `index`, `symbols`, `definition`, `outline`, `bench`.
+//!
+//! Invariant: bad arguments and missing paths print a message on stderr and exit with 2;
+//! human output by default, stable JSON with `--json`.
+
+mod bench;
+mod commands;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+pub use commands::CliError;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "codectx",
+    version,
+    about = "Code context for AI coding assistants: a definition index and language server"
+)]
+struct Cli {
+    /// Run the language server over stdio (same as `codectx serve`).
+    #[arg(long, hide = true)]
+    stdio: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct RootArgs {
+    /// The repository root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Skip files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 1024 * 1024)]
+    pub max_file_size: u64,
+    /// Leave out paths matching this gitignore-style glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Index a repository and print counts per language, skipped files, time and memory.
+    Index {
+        #[command(flatten)]
+        root: RootArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search definitions by name: exact, prefix, camel/snake humps, then fuzzy.
+    Symbols {
+        query: String,
+        #[command(flatten)]
+        root: RootArgs,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Go to the definition of the name at PATH:LINE:COL (1-based, as editors show them).
+    Definition {
+        #[arg(value_name = "PATH:LINE:COL")]
+        location: String,
+        #[command(flatten)]
+        root: RootArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the definitions of one file as a tree.
+    Outline {
+        path: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Benchmarks (medians over several runs, with a reference measured in the same run).
+    Bench {
+        #[command(subcommand)]
+        what: bench::BenchCommand,
+    },
+}
+
+/// Sets up `tracing` to stderr, filtered by `CODECTX_LOG` (default: warnings).
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CODECTX_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+/// Runs the CLI; returns the process exit code.
+pub fn run(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let _ = err.print();
+            return code;
+        }
+    };
+    let res = match cli.command {
+        None if cli.stdio => Err(CliError::Usage(
+            "the language server is not built into this binary yet".into(),
+        )),
+        None => Err(CliError::Usage(
+            "no command given; see `codectx --help`".into(),
+        )),
+        Some(Command::Index { root, json }) => commands::index(&root, json),
+        Some(Command::Symbols {
+            query,
+            root,
+            limit,
+            json,
+        }) => commands::symbols(&query, &root, limit, json),
+        Some(Command::Definition {
+            location,
+            root,
+            json,
+        }) => commands::definition(&location, &root, json),
+        Some(Command::Outline { path, json }) => commands::outline(&path, json),
+        Some(Command::Bench { what }) => bench::run(what),
+    };
+    match res {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("codectx: {err}");
+            err.exit_code()
+        }
+    }
+}

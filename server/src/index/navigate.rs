@@ -1,0 +1,348 @@
+//! Go to definition: from a position to the definitions its name refers to, using scope,
+//! imports (followed through re-exports), receivers and finally a ranked global match.
+//!
+//! Invariant: purely syntactic and best-effort; never fails, returns candidates best first.
+
+use super::{DefId, FilePosition, Index};
+use crate::base::{FileId, FxHashSet, TextRange};
+use crate::languages::{DefKind, Language};
+use crate::syntax::Ref;
+
+const MAX_REEXPORT_DEPTH: usize = 6;
+const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self", "super"];
+
+/// Where a name is defined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NavTarget {
+    pub def: DefId,
+    pub file: FileId,
+    pub range: TextRange,
+    pub name_range: TextRange,
+}
+
+impl Index {
+    fn nav_target(&self, def: DefId) -> Option<NavTarget> {
+        let data = self.def(def)?;
+        Some(NavTarget {
+            def,
+            file: def.file,
+            range: data.range,
+            name_range: data.name_range,
+        })
+    }
+
+    /// The definitions the identifier at `pos` refers to, best first.
+    pub fn goto_definition(&self, pos: FilePosition) -> Vec<NavTarget> {
+        let Some(data) = self.file(pos.file) else {
+            return Vec::new();
+        };
+        // On a definition's own name.
+        if let Some(idx) = data
+            .syntax
+            .defs
+            .iter()
+            .position(|def| def.name_range.contains_inclusive(pos.offset))
+        {
+            let def = DefId {
+                file: pos.file,
+                idx: idx as u32,
+            };
+            return self.nav_target(def).into_iter().collect();
+        }
+        let Some(reference) = ref_at(&data.syntax.refs, pos.offset) else {
+            return Vec::new();
+        };
+        let name = data.ref_text(reference);
+        let mut res: Vec<DefId> = Vec::new();
+        match reference.receiver {
+            Some(receiver) => {
+                let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
+                self.member_candidates(pos.file, pos.offset, receiver_text, name, &mut res);
+            }
+            None => self.scope_candidates(pos.file, pos.offset, name, &mut res),
+        }
+        if res.is_empty() {
+            res = self.ranked_global(pos.file, name, reference.receiver.is_some());
+        }
+        let mut seen = FxHashSet::default();
+        res.into_iter()
+            .filter(|def| seen.insert(*def))
+            .filter_map(|def| self.nav_target(def))
+            .collect()
+    }
+
+    /// Candidates for a name with no receiver: enclosing scopes, the file, imports, the
+    /// package.
+    fn scope_candidates(&self, file: FileId, offset: u32, name: &str, acc: &mut Vec<DefId>) {
+        let Some(data) = self.file(file) else {
+            return;
+        };
+        let same_file: Vec<DefId> = self
+            .defs_named(name)
+            .iter()
+            .copied()
+            .filter(|def| def.file == file)
+            .collect();
+        if !same_file.is_empty() {
+            // Prefer a definition whose parent encloses the cursor, innermost first, then
+            // top-level ones.
+            let enclosing = self.enclosing_defs(file, offset);
+            let mut ranked = same_file;
+            ranked.sort_by_key(|def| {
+                let parent = self.def(*def).and_then(|d| d.parent);
+                match parent {
+                    Some(parent_idx) => enclosing
+                        .iter()
+                        .position(|e| e.idx == parent_idx)
+                        .unwrap_or(usize::MAX - 1),
+                    None => usize::MAX - 2,
+                }
+            });
+            acc.extend(ranked);
+            return;
+        }
+        if self.follow_imported_name(file, name, 0, acc) {
+            return;
+        }
+        // The same package: Go files of one directory, Python `__init__`-less siblings are
+        // not visible, so only Go.
+        if data.lang == Language::Go {
+            let package = self
+                .derived()
+                .modules
+                .go_package_files(data.root, &data.path);
+            for def in self.defs_named(name) {
+                if package.contains(&def.file) && self.def(*def).is_some_and(|d| d.parent.is_none())
+                {
+                    acc.push(*def);
+                }
+            }
+        }
+    }
+
+    /// Follows the import of `file` that binds `name`; returns whether one did.
+    fn follow_imported_name(
+        &self,
+        file: FileId,
+        name: &str,
+        depth: usize,
+        acc: &mut Vec<DefId>,
+    ) -> bool {
+        if depth > MAX_REEXPORT_DEPTH {
+            return false;
+        }
+        let Some(data) = self.file(file) else {
+            return false;
+        };
+        let modules = &self.derived().modules;
+        for import in &data.syntax.imports {
+            if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
+                let original = &*imported.name;
+                let targets = modules.resolve(self, file, import);
+                let before = acc.len();
+                for target in &targets {
+                    self.lookup_exported(*target, original, depth + 1, acc);
+                }
+                if acc.len() == before {
+                    // The name may be a module itself.
+                    for module in modules.resolve_submodule(self, file, &import.source, original) {
+                        if let Some(def) = self.module_def(module) {
+                            acc.push(def);
+                        }
+                    }
+                }
+                if acc.len() > before {
+                    return true;
+                }
+            }
+            if import.module_binding.as_deref() == Some(name) {
+                for target in modules.resolve(self, file, import) {
+                    if let Some(def) = self.module_def(target) {
+                        acc.push(def);
+                    }
+                }
+                if !acc.is_empty() {
+                    return true;
+                }
+            }
+        }
+        // Wildcard imports (`from x import *`, `export * from`, `use x::*`).
+        for import in data.syntax.imports.iter().filter(|import| import.wildcard) {
+            let before = acc.len();
+            for target in modules.resolve(self, file, import) {
+                self.lookup_exported(target, name, depth + 1, acc);
+            }
+            if acc.len() > before {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A definition named `name` visible at the top of `file`, following its re-exports.
+    fn lookup_exported(&self, file: FileId, name: &str, depth: usize, acc: &mut Vec<DefId>) {
+        if let Some(def) = self.top_level_def(file, name) {
+            acc.push(def);
+            return;
+        }
+        self.follow_imported_name(file, name, depth, acc);
+    }
+
+    /// The definition that stands for a whole module file (its first top-level definition
+    /// or, if it has none, nothing).
+    fn module_def(&self, file: FileId) -> Option<DefId> {
+        let data = self.file(file)?;
+        (!data.syntax.defs.is_empty()).then_some(DefId { file, idx: 0 })
+    }
+
+    /// Candidates for `receiver.name`.
+    fn member_candidates(
+        &self,
+        file: FileId,
+        offset: u32,
+        receiver: &str,
+        name: &str,
+        acc: &mut Vec<DefId>,
+    ) {
+        let Some(data) = self.file(file) else {
+            return;
+        };
+        let receiver = receiver.trim();
+        let modules = &self.derived().modules;
+        // `self.name`, `this.name`: members of the enclosing type.
+        if SELF_RECEIVERS.contains(&receiver) {
+            for container in self.enclosing_defs(file, offset) {
+                let Some(container_def) = self.def(container) else {
+                    continue;
+                };
+                if !(container_def.kind.is_type() || container_def.kind == DefKind::Impl) {
+                    continue;
+                }
+                self.members_of_type(&container_def.name.clone(), name, acc);
+                if !acc.is_empty() {
+                    return;
+                }
+            }
+            return;
+        }
+        // `module.name` through a module import binding (Python, Go, JS namespaces).
+        for import in &data.syntax.imports {
+            if import.module_binding.as_deref() == Some(receiver) {
+                for target in modules.resolve(self, file, import) {
+                    self.lookup_exported(target, name, 1, acc);
+                }
+                if !acc.is_empty() {
+                    return;
+                }
+                // Go: the package is a directory of files.
+                if data.lang == Language::Go {
+                    return;
+                }
+            }
+            // `from pkg import module` then `module.name`.
+            if import.names.iter().any(|n| n.local_name() == receiver) {
+                let original = import
+                    .names
+                    .iter()
+                    .find(|n| n.local_name() == receiver)
+                    .map(|n| n.name.to_string())
+                    .unwrap_or_default();
+                for module in modules.resolve_submodule(self, file, &import.source, &original) {
+                    self.lookup_exported(module, name, 1, acc);
+                }
+                if !acc.is_empty() {
+                    return;
+                }
+            }
+        }
+        // `Type.name`, `Type::name`, `crate::module::name`.
+        let last_segment = receiver
+            .rsplit(|ch: char| ch == '.' || ch == ':')
+            .find(|segment| !segment.is_empty())
+            .unwrap_or(receiver);
+        let type_name = last_segment.split('<').next().unwrap_or(last_segment);
+        if data.lang == Language::Rust && receiver.contains("::") || receiver.starts_with("crate") {
+            // A module path: resolve it as a `use` would.
+            let import = crate::syntax::Import {
+                range: TextRange::default(),
+                source: receiver.into(),
+                names: Vec::new(),
+                module_binding: None,
+                wildcard: false,
+                reexport: false,
+            };
+            for target in modules.resolve(self, file, &import) {
+                self.lookup_exported(target, name, 1, acc);
+            }
+            if !acc.is_empty() {
+                return;
+            }
+        }
+        if type_name.chars().next().is_some_and(char::is_uppercase) {
+            self.members_of_type(type_name, name, acc);
+        }
+    }
+
+    /// Definitions named `member` whose container is a type (or impl) named `type_name`.
+    fn members_of_type(&self, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
+        for def_id in self.defs_named(member) {
+            let Some(def) = self.def(*def_id) else {
+                continue;
+            };
+            let Some(parent_idx) = def.parent else {
+                continue;
+            };
+            let Some(parent) = self.def(DefId {
+                file: def_id.file,
+                idx: parent_idx,
+            }) else {
+                continue;
+            };
+            if &*parent.name == type_name {
+                acc.push(*def_id);
+            }
+        }
+    }
+
+    /// Every definition named `name`, ranked: callables for member access, the importer's
+    /// neighbourhood, non-test code, exported, shorter paths.
+    pub(crate) fn ranked_global(&self, from: FileId, name: &str, member: bool) -> Vec<DefId> {
+        let from_path = self
+            .file(from)
+            .map(|data| data.path.to_string())
+            .unwrap_or_default();
+        let graph = self.import_graph();
+        let imported = graph.imports(from);
+        let mut defs: Vec<DefId> = self.defs_named(name).to_vec();
+        defs.sort_by_cached_key(|def_id| {
+            let def = self.def(*def_id).expect("live");
+            let data = self.file(def_id.file).expect("live");
+            let shared_dirs = from_path
+                .split('/')
+                .zip(data.path.split('/'))
+                .take_while(|(a, b)| a == b)
+                .count();
+            (
+                !imported.contains(&def_id.file),
+                member && def.kind != DefKind::Method,
+                data.is_test || def.test,
+                std::cmp::Reverse(shared_dirs),
+                !def.exported,
+                def.kind == DefKind::Field,
+                data.path.len(),
+                data.path.clone(),
+                def.range.start,
+            )
+        });
+        defs
+    }
+}
+
+/// The reference whose name range contains `offset` (refs are sorted by range).
+fn ref_at(refs: &[Ref], offset: u32) -> Option<&Ref> {
+    let idx = refs.partition_point(|reference| reference.range.end < offset);
+    refs[idx..]
+        .iter()
+        .take_while(|reference| reference.range.start <= offset)
+        .find(|reference| reference.range.contains_inclusive(offset))
+}

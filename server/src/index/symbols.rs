@@ -1,0 +1,226 @@
+//! Workspace symbol search: exact, prefix, camel/snake-hump and fuzzy matches of a query
+//! against every definition name, ranked in that order.
+//!
+//! Invariant: deterministic (ties broken by name, path and position); the query is parsed
+//! once and names are borrowed, not copied, while matching.
+
+use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+
+use super::{DefId, Index};
+use crate::languages::DefKind;
+
+/// How a name matched the query; earlier variants rank higher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MatchTier {
+    Exact,
+    ExactIgnoreCase,
+    Prefix,
+    Hump,
+    Fuzzy,
+}
+
+impl MatchTier {
+    pub fn label(self) -> &'static str {
+        match self {
+            MatchTier::Exact => "exact",
+            MatchTier::ExactIgnoreCase => "exact-ignore-case",
+            MatchTier::Prefix => "prefix",
+            MatchTier::Hump => "hump",
+            MatchTier::Fuzzy => "fuzzy",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SymbolHit {
+    pub def: DefId,
+    pub tier: MatchTier,
+    /// The fuzzy matcher's score (higher is better), for ties within a tier.
+    pub score: u32,
+}
+
+/// Splits an identifier into its words: `parseHTTPRequest` -> parse, HTTP, Request;
+/// `place_order` -> place, order.
+pub fn split_identifier(name: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let chars: Vec<(usize, char)> = name.char_indices().collect();
+    let mut start: Option<usize> = None;
+    for (pos, &(idx, ch)) in chars.iter().enumerate() {
+        if !ch.is_alphanumeric() {
+            if let Some(begin) = start.take() {
+                parts.push(&name[begin..idx]);
+            }
+            continue;
+        }
+        let Some(begin) = start else {
+            start = Some(idx);
+            continue;
+        };
+        let prev = chars[pos - 1].1;
+        let next_is_lower = chars
+            .get(pos + 1)
+            .is_some_and(|(_, next)| next.is_lowercase());
+        let boundary = (ch.is_uppercase() && prev.is_lowercase())
+            || (ch.is_uppercase() && prev.is_uppercase() && next_is_lower)
+            || (prev.is_alphabetic() && ch.is_ascii_digit())
+            || (prev.is_ascii_digit() && ch.is_alphabetic());
+        if boundary {
+            parts.push(&name[begin..idx]);
+            start = Some(idx);
+        }
+    }
+    if let Some(begin) = start {
+        parts.push(&name[begin..]);
+    }
+    parts
+}
+
+/// Whether the query's words each start a word of the name, in order, as abbreviations
+/// (`OrdSvc` ~ `OrderService`, `plc_ord` ~ `place_order`, `ms` ~ `MemStore`).
+fn hump_match(query_parts: &[String], name_parts: &[String]) -> bool {
+    fn is_subsequence(needle: &str, haystack: &str) -> bool {
+        let mut hay = haystack.chars();
+        needle.chars().all(|ch| hay.any(|other| other == ch))
+    }
+    fn go(query: &[String], name: &[String]) -> bool {
+        let Some((first, rest)) = query.split_first() else {
+            return true;
+        };
+        name.iter().enumerate().any(|(idx, part)| {
+            part.chars().next() == first.chars().next()
+                && is_subsequence(first, part)
+                && go(rest, &name[idx + 1..])
+        })
+    }
+    if query_parts.len() == 1 && name_parts.len() > 1 {
+        // A single lower-case word may be the initials (`ms`, `gsv`).
+        let query = &query_parts[0];
+        let initials: String = name_parts
+            .iter()
+            .filter_map(|part| part.chars().next())
+            .collect();
+        if query.len() >= 2
+            && is_subsequence(query, &initials)
+            && query.chars().next() == initials.chars().next()
+        {
+            return true;
+        }
+    }
+    go(query_parts, name_parts)
+}
+
+fn kind_rank(kind: DefKind) -> u8 {
+    match kind {
+        DefKind::Class | DefKind::Struct | DefKind::Interface | DefKind::Trait | DefKind::Enum => 0,
+        DefKind::Function | DefKind::Method | DefKind::Type | DefKind::Macro => 1,
+        DefKind::Constant | DefKind::Module => 2,
+        DefKind::Impl | DefKind::Variable => 3,
+        DefKind::Field => 4,
+    }
+}
+
+impl Index {
+    /// Ranked definitions matching `query` (at most `limit`). An empty query matches nothing.
+    pub fn search_symbols(&self, query: &str, limit: usize) -> Vec<SymbolHit> {
+        let query = query.trim();
+        if query.is_empty() || limit == 0 {
+            return Vec::new();
+        }
+        let query_lower = query.to_lowercase();
+        let query_parts: Vec<String> = split_identifier(query)
+            .into_iter()
+            .map(str::to_lowercase)
+            .collect();
+        let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut buf = Vec::new();
+        let mut named: Vec<(MatchTier, u32, &str)> = Vec::new();
+        for name in &self.derived().symbol_names {
+            let name: &str = name;
+            let Some(score) = pattern.score(Utf32Str::new(name, &mut buf), &mut matcher) else {
+                // The hump rule accepts what the fuzzy matcher does, plus nothing else.
+                continue;
+            };
+            let name_lower = name.to_lowercase();
+            let tier = if name == query {
+                MatchTier::Exact
+            } else if name_lower == query_lower {
+                MatchTier::ExactIgnoreCase
+            } else if name_lower.starts_with(&query_lower) {
+                MatchTier::Prefix
+            } else {
+                let name_parts: Vec<String> = split_identifier(name)
+                    .into_iter()
+                    .map(str::to_lowercase)
+                    .collect();
+                if hump_match(&query_parts, &name_parts) {
+                    MatchTier::Hump
+                } else {
+                    MatchTier::Fuzzy
+                }
+            };
+            named.push((tier, score, name));
+        }
+        named.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(b.1.cmp(&a.1))
+                .then(a.2.len().cmp(&b.2.len()))
+                .then(a.2.cmp(b.2))
+        });
+        let mut hits = Vec::new();
+        for (tier, score, name) in named {
+            let mut defs: Vec<DefId> = self.defs_named(name).to_vec();
+            defs.sort_by_cached_key(|def_id| {
+                let def = self.def(*def_id).expect("tables point at live defs");
+                let data = self.file(def_id.file).expect("live file");
+                (
+                    data.is_test || def.test,
+                    kind_rank(def.kind),
+                    !def.exported,
+                    data.path.clone(),
+                    def.range.start,
+                )
+            });
+            for def in defs {
+                hits.push(SymbolHit { def, tier, score });
+                if hits.len() >= limit {
+                    return hits;
+                }
+            }
+        }
+        hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_split_on_case_digits_and_separators() {
+        assert_eq!(
+            split_identifier("parseHTTPRequest"),
+            ["parse", "HTTP", "Request"]
+        );
+        assert_eq!(split_identifier("place_order"), ["place", "order"]);
+        assert_eq!(split_identifier("__init__"), ["init"]);
+        assert_eq!(split_identifier("utf8Decode"), ["utf", "8", "Decode"]);
+        assert_eq!(split_identifier("größeBerechnen"), ["größe", "Berechnen"]);
+    }
+
+    #[test]
+    fn humps_are_ordered_word_abbreviations() {
+        let parts = |name: &str| {
+            split_identifier(name)
+                .into_iter()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        };
+        assert!(hump_match(&parts("OrdSvc"), &parts("OrderService")));
+        assert!(hump_match(&parts("plc_ord"), &parts("place_order")));
+        assert!(hump_match(&parts("ms"), &parts("MemStore")));
+        assert!(!hump_match(&parts("SvcOrd"), &parts("OrderService")));
+        assert!(!hump_match(&parts("rder"), &parts("OrderService")));
+    }
+}

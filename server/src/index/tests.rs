@@ -1,0 +1,188 @@
+//! Index tests over multi-file fixtures written inline (`//- /path` starts a file, `$0`
+//! marks the cursor).
+
+use std::sync::Arc;
+
+use super::{FilePosition, Index};
+use crate::base::FileId;
+use crate::languages::Language;
+
+/// Builds an in-memory index from a fixture; returns it and the cursor position, if any.
+pub(crate) fn index_fixture(fixture: &str) -> (Index, Option<FilePosition>) {
+    let mut index = Index::new(vec![std::path::PathBuf::from("/ws")]);
+    let mut cursor = None;
+    let mut current: Option<(String, String)> = None;
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in fixture.lines() {
+        if let Some(path) = line.strip_prefix("//- /") {
+            files.extend(current.take());
+            current = Some((path.trim().to_owned(), String::new()));
+        } else if let Some((_, text)) = current.as_mut() {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    files.extend(current.take());
+    for (path, mut text) in files {
+        let marker = text.find("$0");
+        if let Some(offset) = marker {
+            text.replace_range(offset..offset + 2, "");
+        }
+        let text: Arc<str> = Arc::from(text);
+        let file = match Language::from_path(&path) {
+            Some(lang) => index.set_file(0, &path, lang, text),
+            None => {
+                index.set_manifest(0, &path, Some(text));
+                continue;
+            }
+        };
+        if let Some(offset) = marker {
+            cursor = Some(FilePosition {
+                file,
+                offset: offset as u32,
+            });
+        }
+    }
+    (index, cursor)
+}
+
+fn describe(index: &Index, file: FileId, idx: u32) -> String {
+    let data = index.file(file).unwrap();
+    let def = &data.syntax.defs[idx as usize];
+    format!("{}:{} ({})", data.path, def.name, def.kind)
+}
+
+#[track_caller]
+fn check_definition(fixture: &str, expect: &[&str]) {
+    let (index, cursor) = index_fixture(fixture);
+    let targets = index.goto_definition(cursor.expect("fixture has a $0 cursor"));
+    let got: Vec<String> = targets
+        .iter()
+        .map(|target| describe(&index, target.def.file, target.def.idx))
+        .collect();
+    assert_eq!(
+        got.iter().take(expect.len()).collect::<Vec<_>>(),
+        expect.iter().collect::<Vec<_>>(),
+        "all: {got:?}"
+    );
+}
+
+#[test]
+fn goto_def_python_follows_relative_import() {
+    check_definition(
+        r#"
+//- /shop/models.py
+class Order:
+    pass
+//- /shop/views.py
+from .models import Order
+o = Ord$0er()
+"#,
+        &["shop/models.py:Order (class)"],
+    );
+}
+
+#[test]
+fn goto_def_python_follows_package_reexport() {
+    check_definition(
+        r#"
+//- /shop/__init__.py
+from .models import Order as Order
+//- /shop/models.py
+class Order:
+    pass
+//- /app.py
+from shop import Order
+Ord$0er()
+"#,
+        &["shop/models.py:Order (class)"],
+    );
+}
+
+#[test]
+fn goto_def_python_module_attribute() {
+    check_definition(
+        r#"
+//- /shop/pricing.py
+def apply_discount(total):
+    return total
+//- /shop/services.py
+from . import pricing
+def f(cart):
+    return pricing.apply_dis$0count(cart)
+"#,
+        &["shop/pricing.py:apply_discount (function)"],
+    );
+}
+
+#[test]
+fn goto_def_prefers_self_method_of_enclosing_class() {
+    check_definition(
+        r#"
+//- /a.py
+class Other:
+    def run(self):
+        pass
+class Job:
+    def run(self):
+        pass
+    def start(self):
+        self.r$0un()
+"#,
+        &["a.py:run (method)"],
+    );
+    let (index, cursor) = index_fixture(
+        "//- /a.py\nclass Other:\n    def run(self):\n        pass\nclass Job:\n    def run(self):\n        pass\n    def start(self):\n        self.r$0un()\n",
+    );
+    let target = index.goto_definition(cursor.unwrap())[0];
+    let parent = index.def(target.def).unwrap().parent.unwrap();
+    assert_eq!(
+        &*index.file(target.file).unwrap().syntax.defs[parent as usize].name,
+        "Job"
+    );
+}
+
+#[test]
+fn goto_def_type_attribute_access() {
+    check_definition(
+        r#"
+//- /db.py
+class DatabaseClient:
+    def connect(self, url):
+        pass
+//- /app.py
+from db import DatabaseClient
+DatabaseClient.conn$0ect(None, "x")
+"#,
+        &["db.py:connect (method)"],
+    );
+}
+
+#[test]
+fn goto_def_on_a_definition_name_is_itself() {
+    check_definition(
+        "//- /a.py\ndef he$0lper():\n    pass\n",
+        &["a.py:helper (function)"],
+    );
+}
+
+#[test]
+fn goto_def_falls_back_to_a_ranked_global_match() {
+    check_definition(
+        r#"
+//- /tests/test_x.py
+def compute():
+    pass
+//- /lib/x.py
+def compute():
+    pass
+//- /lib/y.py
+def f():
+    comp$0ute()
+"#,
+        &[
+            "lib/x.py:compute (function)",
+            "tests/test_x.py:compute (function)",
+        ],
+    );
+}

@@ -1,0 +1,303 @@
+//! Discovery and loading of a workspace's files: gitignore-aware walking, vendored and
+//! hidden directories pruned, large, binary and non-UTF-8 files skipped with a reason, and
+//! parallel analysis.
+//!
+//! Invariant: never reads outside the roots (symbolic links are not followed and parent
+//! directories' ignore files are not read); never fails as a whole: each file that cannot be
+//! indexed is recorded in `skipped` and logged.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use super::{FileData, Manifest, Skipped};
+use crate::languages::Language;
+
+/// Directories that hold dependencies or build output, pruned by default.
+pub const VENDORED_DIRS: &[&str] = &[
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "vendor",
+    "dist",
+    "build",
+    "__pycache__",
+    "site-packages",
+];
+
+/// Files the resolvers read to map module names to directories.
+pub const MANIFEST_NAMES: &[&str] = &["package.json", "go.mod", "Cargo.toml"];
+
+const BINARY_SNIFF_BYTES: usize = 8000;
+
+/// What to index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexConfig {
+    /// Files larger than this many bytes are skipped.
+    pub max_file_size: u64,
+    /// Gitignore-style globs of paths to leave out.
+    pub exclude: Vec<String>,
+    /// The languages to index (all when empty).
+    pub languages: Vec<Language>,
+}
+
+impl Default for IndexConfig {
+    fn default() -> IndexConfig {
+        IndexConfig {
+            max_file_size: 1024 * 1024,
+            exclude: Vec::new(),
+            languages: Vec::new(),
+        }
+    }
+}
+
+impl IndexConfig {
+    pub fn wants(&self, lang: Language) -> bool {
+        self.languages.is_empty() || self.languages.contains(&lang)
+    }
+}
+
+/// Why a file or directory was left out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SkipReason {
+    TooLarge { size: u64 },
+    Binary,
+    NotUtf8,
+    Unreadable(String),
+    Symlink,
+    VendoredDir,
+    WalkError(String),
+}
+
+impl SkipReason {
+    /// A stable short label for counting.
+    pub fn label(&self) -> &'static str {
+        match self {
+            SkipReason::TooLarge { .. } => "too-large",
+            SkipReason::Binary => "binary",
+            SkipReason::NotUtf8 => "not-utf8",
+            SkipReason::Unreadable(_) => "unreadable",
+            SkipReason::Symlink => "symlink",
+            SkipReason::VendoredDir => "vendored-dir",
+            SkipReason::WalkError(_) => "walk-error",
+        }
+    }
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::TooLarge { size } => write!(f, "too large ({size} bytes)"),
+            SkipReason::Unreadable(err) | SkipReason::WalkError(err) => {
+                write!(f, "{}: {err}", self.label())
+            }
+            _ => f.write_str(self.label()),
+        }
+    }
+}
+
+/// The result of crawling the roots.
+#[derive(Default)]
+pub struct Crawl {
+    pub files: Vec<FileData>,
+    pub skipped: Vec<Skipped>,
+    pub manifests: Vec<Manifest>,
+}
+
+/// A file found by the walk, not yet read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Candidate {
+    pub root: u32,
+    pub rel_path: String,
+    pub abs_path: PathBuf,
+    pub lang: Option<Language>,
+}
+
+/// Lists the source files and manifests under the roots.
+pub fn discover(roots: &[PathBuf], config: &IndexConfig) -> (Vec<Candidate>, Vec<Skipped>) {
+    let mut candidates = Vec::new();
+    let skipped = Arc::new(Mutex::new(Vec::new()));
+    for (root_idx, root) in roots.iter().enumerate() {
+        let mut builder = ignore::WalkBuilder::new(root);
+        builder
+            .hidden(true)
+            .parents(false)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .require_git(false)
+            .ignore(true)
+            .follow_links(false);
+        if !config.exclude.is_empty() {
+            let mut overrides = ignore::overrides::OverrideBuilder::new(root);
+            for glob in &config.exclude {
+                if let Err(err) = overrides.add(&format!("!{glob}")) {
+                    tracing::warn!("ignoring invalid exclude glob {glob:?}: {err}");
+                }
+            }
+            match overrides.build() {
+                Ok(overrides) => {
+                    builder.overrides(overrides);
+                }
+                Err(err) => tracing::warn!("ignoring exclude globs: {err}"),
+            }
+        }
+        let skipped_dirs = Arc::clone(&skipped);
+        builder.filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            let name = entry.file_name().to_string_lossy();
+            if is_dir && entry.depth() > 0 && VENDORED_DIRS.contains(&name.as_ref()) {
+                skipped_dirs.lock().expect("not poisoned").push(Skipped {
+                    path: entry.path().to_owned(),
+                    reason: SkipReason::VendoredDir,
+                });
+                return false;
+            }
+            true
+        });
+        for entry in builder.build() {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    tracing::warn!("walk error: {err}");
+                    skipped.lock().expect("not poisoned").push(Skipped {
+                        path: root.clone(),
+                        reason: SkipReason::WalkError(err.to_string()),
+                    });
+                    continue;
+                }
+            };
+            let path = entry.path();
+            let file_name = entry.file_name().to_string_lossy();
+            let lang = Language::from_path(&file_name);
+            let is_manifest = MANIFEST_NAMES.contains(&file_name.as_ref());
+            if lang.is_none() && !is_manifest {
+                continue;
+            }
+            if lang.is_some_and(|lang| !config.wants(lang)) {
+                continue;
+            }
+            if entry.path_is_symlink() {
+                tracing::debug!(path = %path.display(), "skipping symbolic link");
+                skipped.lock().expect("not poisoned").push(Skipped {
+                    path: path.to_owned(),
+                    reason: SkipReason::Symlink,
+                });
+                continue;
+            }
+            if !entry.file_type().is_some_and(|kind| kind.is_file()) {
+                continue;
+            }
+            let Some(rel_path) = relative_path(root, path) else {
+                continue;
+            };
+            candidates.push(Candidate {
+                root: root_idx as u32,
+                rel_path,
+                abs_path: path.to_owned(),
+                lang,
+            });
+        }
+    }
+    candidates.sort();
+    let mut skipped = std::mem::take(&mut *skipped.lock().expect("not poisoned"));
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    (candidates, skipped)
+}
+
+/// `/`-separated path of `path` relative to `root`.
+pub fn relative_path(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Vec<_> = rel
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy())
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// Reads a file for indexing, enforcing the size limit and the text checks.
+pub fn read_source(path: &Path, max_file_size: u64) -> Result<String, SkipReason> {
+    let metadata =
+        std::fs::metadata(path).map_err(|err| SkipReason::Unreadable(err.to_string()))?;
+    if metadata.len() > max_file_size {
+        return Err(SkipReason::TooLarge {
+            size: metadata.len(),
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|err| SkipReason::Unreadable(err.to_string()))?;
+    if bytes.len() as u64 > max_file_size {
+        return Err(SkipReason::TooLarge {
+            size: bytes.len() as u64,
+        });
+    }
+    if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
+        return Err(SkipReason::Binary);
+    }
+    String::from_utf8(bytes).map_err(|_| SkipReason::NotUtf8)
+}
+
+/// Walks the roots and analyzes every source file on all cores.
+pub fn crawl(
+    roots: &[PathBuf],
+    config: &IndexConfig,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Crawl {
+    let (candidates, mut skipped) = discover(roots, config);
+    let total = candidates.len();
+    let n_done = AtomicUsize::new(0);
+    let results: Vec<Result<Loaded, Skipped>> = candidates
+        .into_par_iter()
+        .map(|candidate| {
+            let res = load(candidate, config);
+            let done = n_done.fetch_add(1, Ordering::Relaxed) + 1;
+            if done % 64 == 0 || done == total {
+                progress(done, total);
+            }
+            res
+        })
+        .collect();
+    let mut crawl = Crawl::default();
+    for res in results {
+        match res {
+            Ok(Loaded::Source(file)) => crawl.files.push(file),
+            Ok(Loaded::Manifest(manifest)) => crawl.manifests.push(manifest),
+            Err(skip) => {
+                tracing::info!(path = %skip.path.display(), reason = %skip.reason, "skipped file");
+                skipped.push(skip);
+            }
+        }
+    }
+    crawl.skipped = skipped;
+    crawl
+}
+
+enum Loaded {
+    Source(FileData),
+    Manifest(Manifest),
+}
+
+fn load(candidate: Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
+    let text =
+        read_source(&candidate.abs_path, config.max_file_size).map_err(|reason| Skipped {
+            path: candidate.abs_path.clone(),
+            reason,
+        })?;
+    let text: Arc<str> = Arc::from(text);
+    Ok(match candidate.lang {
+        Some(lang) => Loaded::Source(FileData::analyze(
+            candidate.root,
+            candidate.rel_path.into_boxed_str(),
+            lang,
+            text,
+        )),
+        None => Loaded::Manifest(Manifest {
+            root: candidate.root,
+            path: candidate.rel_path.into_boxed_str(),
+            text,
+        }),
+    })
+}
