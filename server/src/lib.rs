@@ -9,6 +9,7 @@
 
 pub mod base;
 pub mod cli;
+pub mod engine;
 pub mod index;
 pub mod languages;
 pub mod syntax;

@@ -5,6 +5,7 @@
 
 mod bench;
 mod commands;
+pub mod context;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -74,6 +75,34 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The code an assistant needs for a task, under a token budget.
+    Context {
+        /// The task in plain words, possibly with a pasted stack trace.
+        task: String,
+        #[command(flatten)]
+        root: RootArgs,
+        /// Token budget (256 to 200000).
+        #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET)]
+        budget: u32,
+        /// Output format of the context text: xml, markdown or json.
+        #[arg(long, default_value = "xml")]
+        format: String,
+        /// Override the detected intent (bug_fix, test_writing, refactor, implementation, usage_exploration, definition_lookup).
+        #[arg(long)]
+        intent: Option<String>,
+        /// Tokenizer that counts the budget: o200k_base or cl100k_base.
+        #[arg(long, default_value = "o200k_base")]
+        tokenizer: String,
+        /// The file the user is working in (relative to the root).
+        #[arg(long, value_name = "PATH")]
+        active: Option<PathBuf>,
+        /// Also print, on stderr, why each item was chosen, the file ranking and timings.
+        #[arg(long)]
+        explain: bool,
+        /// Print the whole result object (as the codectx.context command returns it).
+        #[arg(long)]
+        json: bool,
+    },
     /// Benchmarks (medians over several runs, with a reference measured in the same run).
     Bench {
         #[command(subcommand)]
@@ -122,6 +151,27 @@ pub fn run(args: Vec<OsString>) -> i32 {
             json,
         }) => commands::definition(&location, &root, json),
         Some(Command::Outline { path, json }) => commands::outline(&path, json),
+        Some(Command::Context {
+            task,
+            root,
+            budget,
+            format,
+            intent,
+            tokenizer,
+            active,
+            explain,
+            json,
+        }) => context::context(
+            &task,
+            &root,
+            budget,
+            &format,
+            intent.as_deref(),
+            &tokenizer,
+            active.as_deref(),
+            explain,
+            json,
+        ),
         Some(Command::Bench { what }) => bench::run(what),
     };
     match res {

@@ -18,7 +18,7 @@ mod tests;
 pub use file::FileData;
 pub use graph::ImportGraph;
 pub use navigate::NavTarget;
-pub use symbols::{MatchTier, SymbolHit};
+pub use symbols::{split_identifier, MatchTier, SymbolHit};
 pub use walk::{IndexConfig, SkipReason};
 
 use std::path::{Path, PathBuf};
@@ -71,6 +71,8 @@ pub struct Index {
     manifests: Vec<Manifest>,
     skipped: Vec<Skipped>,
     n_live_files: usize,
+    /// Changes on every mutation; unique across all indexes of the process.
+    generation: u64,
     /// Derived tables, rebuilt lazily after a change.
     derived: OnceLock<Derived>,
 }
@@ -81,12 +83,25 @@ struct Derived {
     symbol_names: Vec<Box<str>>,
 }
 
+static NEXT_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_generation() -> u64 {
+    NEXT_GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Index {
     pub fn new(roots: Vec<PathBuf>) -> Index {
         Index {
             roots,
+            generation: next_generation(),
             ..Index::default()
         }
+    }
+
+    /// A value that changes whenever the index does (and differs between indexes), for
+    /// caches built on top of it.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Indexes every supported file under the roots, in parallel.
@@ -224,6 +239,7 @@ impl Index {
             self.n_live_files -= 1;
         }
         self.derived = OnceLock::new();
+        self.generation = next_generation();
         true
     }
 
@@ -241,6 +257,7 @@ impl Index {
                 .sort_by(|a, b| (a.root, &a.path).cmp(&(b.root, &b.path)));
         }
         self.derived = OnceLock::new();
+        self.generation = next_generation();
     }
 
     fn insert(&mut self, data: Arc<FileData>) -> FileId {
@@ -264,6 +281,7 @@ impl Index {
         self.files[file.0 as usize] = Some(data);
         self.n_live_files += 1;
         self.derived = OnceLock::new();
+        self.generation = next_generation();
         file
     }
 

@@ -1,0 +1,467 @@
+//! Expansion of the primary targets into candidates: their code, containers, the
+//! definitions they call, their callers, their tests and their files' imports; plus cards
+//! for the rest of the ranking and the safety net when nothing resolved.
+//!
+//! Invariant: only in-repo code; candidates carry scores derived from their target's score
+//! and reasons that say how they relate (`caller-of:x`, `test-of:x`, `callee-of:x`).
+
+use super::intent::IntentKind;
+use super::items::{compact, full, lines, qualified_name, standard, Candidate, Section};
+use super::rank::{Ranked, Ranking};
+use crate::base::{FileId, FxHashSet};
+use crate::index::{DefId, FilePosition, Index};
+use crate::languages::DefKind;
+
+/// Targets scoring below this share of the best are not primary.
+const PRIMARY_RATIO: f32 = 0.35;
+const MAX_PRIMARY: usize = 6;
+/// Cards scoring below this share of the best are left out (listed as omitted).
+const CARD_RATIO: f32 = 0.12;
+const MAX_CARDS: usize = 30;
+const MAX_CALLEES: usize = 8;
+const MAX_CALLERS: usize = 12;
+const MAX_TESTS: usize = 6;
+const MAX_FULL_LINES: u32 = 220;
+const MAX_MEMBERS: usize = 30;
+
+pub struct Expansion {
+    pub candidates: Vec<Candidate>,
+}
+
+fn def_lines(index: &Index, def: DefId) -> u32 {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return 0;
+    };
+    data.line_index.line_col(def_data.range.end).line
+        - data.line_index.line_col(def_data.range.start).line
+        + 1
+}
+
+fn card(
+    index: &Index,
+    def: DefId,
+    section: Section,
+    score: f32,
+    reasons: Vec<String>,
+    rich: bool,
+) -> Candidate {
+    let def_data = index.def(def).expect("live def");
+    let mut renderings = Vec::new();
+    if rich {
+        if let Some(standard) = standard(index, def, MAX_MEMBERS) {
+            renderings.push(standard);
+        }
+    }
+    renderings.push(compact(index, def));
+    Candidate {
+        section,
+        file: def.file,
+        symbol: Some(qualified_name(index, def)),
+        kind: Some(def_data.kind),
+        score,
+        reasons,
+        of: None,
+        renderings,
+    }
+}
+
+fn code(
+    index: &Index,
+    def: DefId,
+    section: Section,
+    score: f32,
+    reasons: Vec<String>,
+) -> Candidate {
+    let def_data = index.def(def).expect("live def");
+    let mut renderings = Vec::new();
+    if def_lines(index, def) <= MAX_FULL_LINES || !def_data.kind.is_container() {
+        renderings.push(full(index, def));
+    }
+    if let Some(standard) = standard(index, def, MAX_MEMBERS) {
+        renderings.push(standard);
+    }
+    renderings.push(compact(index, def));
+    Candidate {
+        section,
+        file: def.file,
+        symbol: Some(qualified_name(index, def)),
+        kind: Some(def_data.kind),
+        score,
+        reasons,
+        of: None,
+        renderings,
+    }
+}
+
+pub fn expand(
+    index: &Index,
+    ranking: &Ranking,
+    intent: IntentKind,
+    pinned: &[FileId],
+) -> Expansion {
+    let mut candidates = Vec::new();
+    let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
+    let mut primary: Vec<&Ranked> = Vec::new();
+    for ranked in &ranking.defs {
+        if primary.len() >= MAX_PRIMARY {
+            break;
+        }
+        if ranked.score >= top_score * PRIMARY_RATIO || (ranked.direct && primary.len() < 3) {
+            // A field is context for its type, not a target of its own.
+            if index
+                .def(ranked.def)
+                .is_some_and(|def| def.kind == DefKind::Field)
+            {
+                continue;
+            }
+            primary.push(ranked);
+        }
+    }
+    let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
+    let mut carded: FxHashSet<DefId> = FxHashSet::default();
+    for target in &primary {
+        let def = target.def;
+        let Some(def_data) = index.def(def) else {
+            continue;
+        };
+        if !pinned.contains(&def.file) {
+            candidates.push(code(
+                index,
+                def,
+                Section::Code,
+                target.score,
+                target.reasons.clone(),
+            ));
+            carded.insert(def);
+        }
+        // The container of a method, with its members' signatures.
+        if let Some(parent) = def_data.parent {
+            let parent_id = DefId {
+                file: def.file,
+                idx: parent,
+            };
+            if carded.insert(parent_id) && !pinned.contains(&def.file) {
+                candidates.push(card(
+                    index,
+                    parent_id,
+                    Section::Definitions,
+                    target.score * 0.6,
+                    vec![format!("container-of:{}", def_data.name)],
+                    true,
+                ));
+            }
+        }
+        // What it calls.
+        callees(
+            index,
+            def,
+            target.score * 0.45,
+            &mut carded,
+            pinned,
+            &mut candidates,
+        );
+        // Who calls it, and the tests that exercise it.
+        callers_and_tests(index, def, target.score, intent, pinned, &mut candidates);
+    }
+    imports(index, &primary_ids, top_score, pinned, &mut candidates);
+    // The rest of the ranking as cards.
+    let mut n_cards = 0;
+    for ranked in &ranking.defs {
+        if n_cards >= MAX_CARDS || ranked.score < top_score * CARD_RATIO {
+            break;
+        }
+        if carded.contains(&ranked.def) || pinned.contains(&ranked.def.file) {
+            continue;
+        }
+        carded.insert(ranked.def);
+        let is_test = index.file(ranked.def.file).is_some_and(|data| data.is_test);
+        let section = if is_test && intent == IntentKind::TestWriting {
+            Section::Tests
+        } else {
+            Section::Definitions
+        };
+        candidates.push(card(
+            index,
+            ranked.def,
+            section,
+            ranked.score,
+            ranked.reasons.clone(),
+            false,
+        ));
+        n_cards += 1;
+    }
+    // Safety net: never answer with nothing on a non-empty repository.
+    if candidates.is_empty() {
+        for ranked_file in ranking.files.iter().take(3) {
+            let Some(data) = index.file(ranked_file.file) else {
+                continue;
+            };
+            for (idx, def) in data
+                .syntax
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|(_, def)| def.parent.is_none())
+                .take(8)
+            {
+                let _ = def;
+                let def_id = DefId {
+                    file: ranked_file.file,
+                    idx: idx as u32,
+                };
+                candidates.push(card(
+                    index,
+                    def_id,
+                    Section::Definitions,
+                    ranked_file.score * 0.5,
+                    vec!["fallback:top-file".to_owned()],
+                    false,
+                ));
+            }
+        }
+        if candidates.is_empty() {
+            let mut files: Vec<(FileId, &str)> = index
+                .files()
+                .map(|(file, data)| (file, &*data.path))
+                .collect();
+            files.sort_by_key(|(_, path)| (path.matches('/').count(), path.len()));
+            for (file, _) in files.into_iter().take(3) {
+                let Some(data) = index.file(file) else {
+                    continue;
+                };
+                for idx in (0..data.syntax.defs.len())
+                    .filter(|idx| data.syntax.defs[*idx].parent.is_none())
+                    .take(8)
+                {
+                    candidates.push(card(
+                        index,
+                        DefId {
+                            file,
+                            idx: idx as u32,
+                        },
+                        Section::Definitions,
+                        0.01,
+                        vec!["fallback:top-level".to_owned()],
+                        false,
+                    ));
+                }
+            }
+        }
+    }
+    Expansion { candidates }
+}
+
+fn callees(
+    index: &Index,
+    def: DefId,
+    score: f32,
+    carded: &mut FxHashSet<DefId>,
+    pinned: &[FileId],
+    acc: &mut Vec<Candidate>,
+) {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return;
+    };
+    let name = def_data.name.clone();
+    let mut n_added = 0;
+    let mut seen_names = FxHashSet::default();
+    for reference in data
+        .syntax
+        .refs
+        .iter()
+        .filter(|r| r.call && def_data.range.contains_range(r.range))
+    {
+        if n_added >= MAX_CALLEES {
+            break;
+        }
+        let called = data.ref_text(reference);
+        if !seen_names.insert(called) || called == &*name {
+            continue;
+        }
+        let targets = index.goto_definition(FilePosition {
+            file: def.file,
+            offset: reference.range.start,
+        });
+        let Some(target) = targets.first() else {
+            continue;
+        };
+        // A unique or resolved target only: a guess among many same-named methods is noise.
+        if targets.len() > 2 && reference.receiver.is_some() {
+            continue;
+        }
+        if pinned.contains(&target.file) || !carded.insert(target.def) {
+            continue;
+        }
+        let rank_penalty = 1.0 / (1.0 + n_added as f32 * 0.15);
+        acc.push(card(
+            index,
+            target.def,
+            Section::Definitions,
+            score * rank_penalty,
+            vec![format!("callee-of:{name}")],
+            false,
+        ));
+        n_added += 1;
+    }
+}
+
+fn callers_and_tests(
+    index: &Index,
+    def: DefId,
+    score: f32,
+    intent: IntentKind,
+    pinned: &[FileId],
+    acc: &mut Vec<Candidate>,
+) {
+    let Some(def_data) = index.def(def) else {
+        return;
+    };
+    let name = def_data.name.to_string();
+    if name.len() < 3 {
+        return;
+    }
+    let mut callers: Vec<(bool, FileId, u32, DefId)> = Vec::new();
+    let mut seen_callers: FxHashSet<DefId> = FxHashSet::default();
+    let usage = intent == IntentKind::UsageExploration;
+    for &file in index.files_referencing(&name) {
+        let Some(data) = index.file(file) else {
+            continue;
+        };
+        for reference in data
+            .syntax
+            .refs
+            .iter()
+            .filter(|r| (r.call || usage) && data.ref_text(r) == name)
+        {
+            let enclosing = index.enclosing_defs(file, reference.range.start);
+            let Some(&caller) = enclosing
+                .iter()
+                .find(|d| index.def(**d).is_some_and(|d| d.kind.is_callable()))
+                .or(enclosing.first())
+            else {
+                continue;
+            };
+            if caller == def || !seen_callers.insert(caller) {
+                continue;
+            }
+            let is_test = data.is_test || index.def(caller).is_some_and(|d| d.test);
+            let line = data.line_index.line_col(reference.range.start).line;
+            callers.push((is_test, file, line, caller));
+        }
+    }
+    // Callers that import the target's file first, then by path.
+    let importers = index.import_graph().importers(def.file);
+    callers.sort_by_key(|(is_test, file, line, _)| {
+        (
+            *is_test,
+            !importers.contains(file) && *file != def.file,
+            index.file(*file).map(|d| d.path.clone()),
+            *line,
+        )
+    });
+    let mut n_callers = 0;
+    let mut n_tests = 0;
+    for (is_test, file, line, caller) in callers {
+        if pinned.contains(&file) {
+            continue;
+        }
+        if is_test {
+            if n_tests >= MAX_TESTS {
+                continue;
+            }
+            let rank_penalty = 1.0 / (1.0 + n_tests as f32 * 0.2);
+            let mut test = code(
+                index,
+                caller,
+                Section::Tests,
+                score * 0.5 * rank_penalty,
+                vec![format!("test-of:{name}")],
+            );
+            test.of = Some(name.clone());
+            acc.push(test);
+            n_tests += 1;
+        } else {
+            if n_callers >= MAX_CALLERS {
+                continue;
+            }
+            let caller_data = index.def(caller).expect("live def");
+            let data = index.file(file).expect("live file");
+            let header_line = data.line_index.line_col(caller_data.name_range.start).line;
+            let first = line.saturating_sub(1).max(header_line);
+            let last = (line + 1).min(data.line_index.line_col(caller_data.range.end).line);
+            let mut snippet = lines(index, file, first, last);
+            let header = format!("{}\n", caller_data.signature);
+            if first > header_line {
+                snippet.body = format!("{header}  …\n{}", snippet.body);
+            }
+            let rank_penalty = 1.0 / (1.0 + n_callers as f32 * 0.15);
+            acc.push(Candidate {
+                section: Section::Callers,
+                file,
+                symbol: Some(qualified_name(index, caller)),
+                kind: Some(caller_data.kind),
+                score: score * 0.55 * rank_penalty,
+                reasons: vec![format!("caller-of:{name}")],
+                of: Some(name.clone()),
+                renderings: vec![snippet],
+            });
+            n_callers += 1;
+        }
+    }
+}
+
+fn imports(
+    index: &Index,
+    primary: &[DefId],
+    top_score: f32,
+    pinned: &[FileId],
+    acc: &mut Vec<Candidate>,
+) {
+    let mut seen: FxHashSet<FileId> = FxHashSet::default();
+    for (rank, def) in primary.iter().enumerate() {
+        if !seen.insert(def.file) || pinned.contains(&def.file) {
+            continue;
+        }
+        let Some(data) = index.file(def.file) else {
+            continue;
+        };
+        let in_repo: Vec<&crate::syntax::Import> = data
+            .syntax
+            .imports
+            .iter()
+            .filter(|import| !index.resolve_import(def.file, import).is_empty())
+            .collect();
+        if in_repo.is_empty() {
+            continue;
+        }
+        let first = data.line_index.line_col(in_repo[0].range.start).line;
+        let last = data
+            .line_index
+            .line_col(in_repo[in_repo.len() - 1].range.end.saturating_sub(1))
+            .line;
+        let mut body = String::new();
+        for import in &in_repo {
+            let span = super::items::line_span(index, def.file, import.range);
+            let text = index.text(def.file, span);
+            if !body.contains(text) {
+                body.push_str(text);
+            }
+        }
+        let mut rendering = lines(index, def.file, first, last);
+        rendering.body = if body.ends_with('\n') {
+            body
+        } else {
+            format!("{body}\n")
+        };
+        acc.push(Candidate {
+            section: Section::Imports,
+            file: def.file,
+            symbol: None,
+            kind: None,
+            score: top_score * 0.3 / (1.0 + rank as f32),
+            reasons: vec![format!("imports-of:{}", data.path)],
+            of: None,
+            renderings: vec![rendering],
+        });
+    }
+}

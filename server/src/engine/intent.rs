@@ -1,0 +1,306 @@
+//! Intent detection: which of six kinds of task a query is, by rules over its words and
+//! patterns, with a confidence and the signals that decided it.
+//!
+//! Invariant: deterministic and explainable; a stack trace or error log forces `bug_fix`.
+
+use std::fmt;
+
+use super::trace::TraceFrame;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IntentKind {
+    BugFix,
+    TestWriting,
+    Refactor,
+    Implementation,
+    UsageExploration,
+    DefinitionLookup,
+}
+
+impl IntentKind {
+    pub const ALL: [IntentKind; 6] = [
+        IntentKind::BugFix,
+        IntentKind::TestWriting,
+        IntentKind::Refactor,
+        IntentKind::Implementation,
+        IntentKind::UsageExploration,
+        IntentKind::DefinitionLookup,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IntentKind::BugFix => "bug_fix",
+            IntentKind::TestWriting => "test_writing",
+            IntentKind::Refactor => "refactor",
+            IntentKind::Implementation => "implementation",
+            IntentKind::UsageExploration => "usage_exploration",
+            IntentKind::DefinitionLookup => "definition_lookup",
+        }
+    }
+
+    /// Parses a name; accepts `bug_fix`, `bug-fix` and `bugFix`.
+    pub fn from_name(name: &str) -> Option<IntentKind> {
+        let normalized: String = name
+            .chars()
+            .filter(|ch| *ch != '_' && *ch != '-')
+            .flat_map(char::to_lowercase)
+            .collect();
+        IntentKind::ALL
+            .into_iter()
+            .find(|kind| kind.name().replace('_', "") == normalized)
+    }
+
+    /// Shares of the budget for definitions / code / callers / tests / imports, in percent.
+    pub fn shares(self) -> [u32; 5] {
+        match self {
+            IntentKind::DefinitionLookup => [50, 30, 0, 10, 10],
+            IntentKind::UsageExploration => [20, 10, 65, 0, 5],
+            IntentKind::Implementation => [40, 35, 0, 10, 15],
+            IntentKind::BugFix => [30, 25, 15, 20, 10],
+            IntentKind::Refactor => [25, 20, 30, 15, 10],
+            IntentKind::TestWriting => [40, 15, 0, 40, 5],
+        }
+    }
+}
+
+impl fmt::Display for IntentKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Intent {
+    pub kind: IntentKind,
+    pub confidence: f32,
+    pub signals: Vec<String>,
+}
+
+/// Cue phrases per intent with their weights. A cue at the start of the query (the verb
+/// of a commit message or a request) counts double.
+const CUES: &[(IntentKind, &str, f32)] = &[
+    (IntentKind::BugFix, "fix", 3.0),
+    (IntentKind::BugFix, "fixes", 3.0),
+    (IntentKind::BugFix, "fixed", 3.0),
+    (IntentKind::BugFix, "bug", 3.0),
+    (IntentKind::BugFix, "crash", 3.0),
+    (IntentKind::BugFix, "crashes", 3.0),
+    (IntentKind::BugFix, "error", 1.5),
+    (IntentKind::BugFix, "errors", 1.5),
+    (IntentKind::BugFix, "exception", 2.0),
+    (IntentKind::BugFix, "fail", 2.0),
+    (IntentKind::BugFix, "fails", 2.0),
+    (IntentKind::BugFix, "failing", 2.0),
+    (IntentKind::BugFix, "failure", 2.0),
+    (IntentKind::BugFix, "broken", 2.5),
+    (IntentKind::BugFix, "wrong", 2.0),
+    (IntentKind::BugFix, "incorrect", 2.0),
+    (IntentKind::BugFix, "incorrectly", 2.0),
+    (IntentKind::BugFix, "regression", 2.5),
+    (IntentKind::BugFix, "panic", 2.5),
+    (IntentKind::BugFix, "panics", 2.5),
+    (IntentKind::BugFix, "leak", 2.0),
+    (IntentKind::BugFix, "hang", 2.0),
+    (IntentKind::BugFix, "hangs", 2.0),
+    (IntentKind::BugFix, "typo", 2.0),
+    (IntentKind::BugFix, "correct", 1.5),
+    (IntentKind::BugFix, "prevent", 1.5),
+    (IntentKind::BugFix, "avoid", 1.0),
+    (IntentKind::BugFix, "issue", 1.0),
+    (IntentKind::BugFix, "unexpected", 1.5),
+    (IntentKind::BugFix, "doesn't", 1.5),
+    (IntentKind::BugFix, "not working", 2.0),
+    (IntentKind::BugFix, "resolve", 1.0),
+    (IntentKind::BugFix, "handle", 1.0),
+    (IntentKind::TestWriting, "test", 2.0),
+    (IntentKind::TestWriting, "tests", 2.5),
+    (IntentKind::TestWriting, "unit test", 3.0),
+    (IntentKind::TestWriting, "unit tests", 3.0),
+    (IntentKind::TestWriting, "write tests", 4.0),
+    (IntentKind::TestWriting, "add tests", 4.0),
+    (IntentKind::TestWriting, "add test", 4.0),
+    (IntentKind::TestWriting, "test coverage", 4.0),
+    (IntentKind::TestWriting, "coverage", 2.0),
+    (IntentKind::TestWriting, "testing", 2.0),
+    (IntentKind::TestWriting, "spec", 1.5),
+    (IntentKind::TestWriting, "pytest", 3.0),
+    (IntentKind::TestWriting, "test case", 3.0),
+    (IntentKind::TestWriting, "test cases", 3.0),
+    (IntentKind::Refactor, "refactor", 4.0),
+    (IntentKind::Refactor, "refactoring", 4.0),
+    (IntentKind::Refactor, "rename", 3.0),
+    (IntentKind::Refactor, "extract", 2.0),
+    (IntentKind::Refactor, "move", 2.0),
+    (IntentKind::Refactor, "clean up", 3.0),
+    (IntentKind::Refactor, "cleanup", 3.0),
+    (IntentKind::Refactor, "simplify", 3.0),
+    (IntentKind::Refactor, "reorganize", 3.0),
+    (IntentKind::Refactor, "restructure", 3.0),
+    (IntentKind::Refactor, "split", 2.0),
+    (IntentKind::Refactor, "deduplicate", 3.0),
+    (IntentKind::Refactor, "inline", 2.0),
+    (IntentKind::Refactor, "replace", 1.5),
+    (IntentKind::Refactor, "remove", 1.5),
+    (IntentKind::Refactor, "deprecate", 2.0),
+    (IntentKind::Refactor, "consolidate", 3.0),
+    (IntentKind::Refactor, "tidy", 2.0),
+    (IntentKind::Refactor, "convert", 1.5),
+    (IntentKind::Refactor, "migrate", 1.5),
+    (IntentKind::Refactor, "make", 0.5),
+    (IntentKind::Refactor, "use", 0.5),
+    (IntentKind::Implementation, "add", 2.5),
+    (IntentKind::Implementation, "adds", 2.5),
+    (IntentKind::Implementation, "added", 2.0),
+    (IntentKind::Implementation, "implement", 3.5),
+    (IntentKind::Implementation, "implements", 3.0),
+    (IntentKind::Implementation, "support", 2.5),
+    (IntentKind::Implementation, "create", 2.0),
+    (IntentKind::Implementation, "introduce", 2.5),
+    (IntentKind::Implementation, "new", 1.5),
+    (IntentKind::Implementation, "allow", 2.0),
+    (IntentKind::Implementation, "enable", 2.0),
+    (IntentKind::Implementation, "feature", 2.0),
+    (IntentKind::Implementation, "option", 1.5),
+    (IntentKind::Implementation, "build", 1.0),
+    (IntentKind::Implementation, "expose", 2.0),
+    (IntentKind::Implementation, "extend", 2.0),
+    (IntentKind::Implementation, "update", 1.0),
+    (IntentKind::Implementation, "improve", 1.0),
+    (IntentKind::UsageExploration, "where is", 1.0),
+    (IntentKind::UsageExploration, "used", 2.5),
+    (IntentKind::UsageExploration, "usages", 4.0),
+    (IntentKind::UsageExploration, "usage", 3.0),
+    (IntentKind::UsageExploration, "uses of", 4.0),
+    (IntentKind::UsageExploration, "who calls", 5.0),
+    (IntentKind::UsageExploration, "what calls", 5.0),
+    (IntentKind::UsageExploration, "callers", 5.0),
+    (IntentKind::UsageExploration, "called", 2.5),
+    (IntentKind::UsageExploration, "call sites", 5.0),
+    (IntentKind::UsageExploration, "references", 3.0),
+    (IntentKind::UsageExploration, "how is", 1.5),
+    (IntentKind::UsageExploration, "depends on", 3.0),
+    (IntentKind::UsageExploration, "consumers", 3.0),
+    (IntentKind::DefinitionLookup, "defined", 4.0),
+    (IntentKind::DefinitionLookup, "definition", 4.0),
+    (IntentKind::DefinitionLookup, "declared", 3.0),
+    (IntentKind::DefinitionLookup, "what is", 3.0),
+    (IntentKind::DefinitionLookup, "what does", 3.0),
+    (IntentKind::DefinitionLookup, "show me", 2.5),
+    (IntentKind::DefinitionLookup, "explain", 3.0),
+    (IntentKind::DefinitionLookup, "how does", 2.5),
+    (IntentKind::DefinitionLookup, "signature", 3.0),
+    (IntentKind::DefinitionLookup, "find", 1.5),
+    (IntentKind::DefinitionLookup, "look up", 2.5),
+    (IntentKind::DefinitionLookup, "where is", 1.5),
+    (IntentKind::DefinitionLookup, "implemented", 2.0),
+    (IntentKind::DefinitionLookup, "docs", 1.0),
+];
+
+/// Detects the intent of `query`. `words` are its lower-cased words in order.
+pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
+    if !frames.is_empty() {
+        return Intent {
+            kind: IntentKind::BugFix,
+            confidence: 0.95,
+            signals: vec![format!("stack-trace:{}-frames", frames.len())],
+        };
+    }
+    if super::trace::looks_like_error_log(query) {
+        return Intent {
+            kind: IntentKind::BugFix,
+            confidence: 0.9,
+            signals: vec!["error-log".to_owned()],
+        };
+    }
+    let mut scores = [0.0f32; 6];
+    let mut signals: [Vec<String>; 6] = Default::default();
+    let joined = format!(" {} ", words.join(" "));
+    for (kind, cue, weight) in CUES {
+        let needle = format!(" {cue} ");
+        let Some(position) = joined.find(&needle) else {
+            continue;
+        };
+        let at_start = position == 0;
+        let weight = if at_start { weight * 2.0 } else { *weight };
+        let slot = *kind as usize;
+        scores[slot] += weight;
+        signals[slot].push(if at_start {
+            format!("starts-with:{cue}")
+        } else {
+            format!("word:{cue}")
+        });
+    }
+    // "tests for X" / "test X" asks for tests unless fixing a failing test.
+    let best = (0..6)
+        .max_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(b.cmp(a)))
+        .expect("six kinds");
+    let total: f32 = scores.iter().sum();
+    if scores[best] <= 0.0 {
+        return Intent {
+            kind: IntentKind::Implementation,
+            confidence: 0.3,
+            signals: vec!["default".to_owned()],
+        };
+    }
+    let confidence = (0.4 + 0.6 * scores[best] / total.max(1e-6)).min(0.95);
+    let kind = IntentKind::ALL[best];
+    Intent {
+        kind,
+        confidence: (confidence * 100.0).round() / 100.0,
+        signals: std::mem::take(&mut signals[best]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_of(query: &str) -> IntentKind {
+        let words: Vec<String> = query
+            .split(|ch: char| !(ch.is_alphanumeric() || ch == '\'' || ch == '_'))
+            .filter(|word| !word.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        detect(query, &words, &[]).kind
+    }
+
+    #[test]
+    fn intents_follow_the_cue_words() {
+        assert_eq!(
+            kind_of("fix the crash in DatabaseClient.connect when the URL is empty"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("write tests for the retry policy"),
+            IntentKind::TestWriting
+        );
+        assert_eq!(
+            kind_of("refactor the pricing module into smaller functions"),
+            IntentKind::Refactor
+        );
+        assert_eq!(
+            kind_of("add support for gzip compression in the server"),
+            IntentKind::Implementation
+        );
+        assert_eq!(
+            kind_of("who calls place_order"),
+            IntentKind::UsageExploration
+        );
+        assert_eq!(
+            kind_of("where is OrderService defined"),
+            IntentKind::DefinitionLookup
+        );
+        assert_eq!(kind_of("the cart"), IntentKind::Implementation);
+    }
+
+    #[test]
+    fn intent_names_parse_in_every_casing() {
+        assert_eq!(IntentKind::from_name("bug_fix"), Some(IntentKind::BugFix));
+        assert_eq!(IntentKind::from_name("bugFix"), Some(IntentKind::BugFix));
+        assert_eq!(
+            IntentKind::from_name("usage-exploration"),
+            Some(IntentKind::UsageExploration)
+        );
+        assert_eq!(IntentKind::from_name("nonsense"), None);
+    }
+}

@@ -1,0 +1,217 @@
+//! Context items: what can go into a context (a definition card, a definition's code, a
+//! call site, a test, a file's imports), at which fidelity, and their rendered bodies.
+//!
+//! Invariant: a body never cuts a line in half; ranges are bytes and cover exactly the
+//! lines shown.
+
+use std::fmt;
+
+use crate::base::{FileId, TextRange};
+use crate::index::{DefId, Index};
+use crate::languages::DefKind;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Section {
+    Definitions,
+    Code,
+    Callers,
+    Tests,
+    Imports,
+}
+
+impl Section {
+    pub const ALL: [Section; 5] = [
+        Section::Definitions,
+        Section::Code,
+        Section::Callers,
+        Section::Tests,
+        Section::Imports,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Definitions => "definitions",
+            Section::Code => "code",
+            Section::Callers => "callers",
+            Section::Tests => "tests",
+            Section::Imports => "imports",
+        }
+    }
+
+    pub fn idx(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fidelity {
+    Compact,
+    Standard,
+    Full,
+}
+
+impl Fidelity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fidelity::Compact => "compact",
+            Fidelity::Standard => "standard",
+            Fidelity::Full => "full",
+        }
+    }
+}
+
+/// One rendering of a candidate at one fidelity.
+#[derive(Clone, Debug)]
+pub struct Rendering {
+    pub fidelity: Fidelity,
+    pub range: TextRange,
+    /// The content (code or card text), ending with a newline.
+    pub body: String,
+}
+
+/// Something that may go into the context.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub section: Section,
+    pub file: FileId,
+    pub symbol: Option<String>,
+    pub kind: Option<DefKind>,
+    pub score: f32,
+    pub reasons: Vec<String>,
+    /// Extra attribute for callers (`of="connect"`).
+    pub of: Option<String>,
+    /// Renderings, richest first; assembly takes the richest that fits.
+    pub renderings: Vec<Rendering>,
+}
+
+/// Whole lines covering `range`: from the start of its first line to the end of its last.
+pub fn line_span(index: &Index, file: FileId, range: TextRange) -> TextRange {
+    let Some(data) = index.file(file) else {
+        return range;
+    };
+    let first = data.line_index.line_col(range.start).line;
+    let last = data
+        .line_index
+        .line_col(range.end.saturating_sub(1).max(range.start))
+        .line;
+    TextRange {
+        start: data.line_index.line_start(first),
+        end: data.line_index.line_end(last),
+    }
+}
+
+fn with_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// The qualified display name of a definition (`DatabaseClient.connect`).
+pub fn qualified_name(index: &Index, def: DefId) -> String {
+    let Some(data) = index.file(def.file) else {
+        return String::new();
+    };
+    let Some(target) = data.syntax.defs.get(def.idx as usize) else {
+        return String::new();
+    };
+    let mut names = vec![target.name.to_string()];
+    let mut parent = target.parent;
+    while let Some(idx) = parent {
+        let parent_def = &data.syntax.defs[idx as usize];
+        if parent_def.kind != DefKind::Module || parent_def.parent.is_some() {
+            names.push(parent_def.name.to_string());
+        }
+        parent = parent_def.parent;
+    }
+    names.reverse();
+    names.join(".")
+}
+
+/// The lines from a definition's start (docs and attributes included) to the end of its
+/// name's line: what a card stands for.
+fn header_range(index: &Index, def: DefId) -> TextRange {
+    let def_data = index.def(def).expect("live def");
+    line_span(
+        index,
+        def.file,
+        TextRange {
+            start: def_data.range.start,
+            end: def_data.name_range.end.max(def_data.range.start),
+        },
+    )
+}
+
+/// A compact card: kind, signature and the doc's first sentence.
+pub fn compact(index: &Index, def: DefId) -> Rendering {
+    let def_data = index.def(def).expect("live def");
+    let mut body = def_data.signature.to_string();
+    if let Some(doc) = &def_data.doc {
+        body.push_str("\n  ");
+        body.push_str(doc);
+    }
+    Rendering {
+        fidelity: Fidelity::Compact,
+        range: header_range(index, def),
+        body: with_newline(body),
+    }
+}
+
+/// A standard card: the compact card plus the signatures of the definition's members.
+pub fn standard(index: &Index, def: DefId, max_members: usize) -> Option<Rendering> {
+    let data = index.file(def.file)?;
+    let mut rendering = compact(index, def);
+    let members: Vec<&crate::syntax::Def> = data
+        .syntax
+        .defs
+        .iter()
+        .filter(|member| member.parent == Some(def.idx))
+        .collect();
+    if members.is_empty() {
+        return None;
+    }
+    for member in members.iter().take(max_members) {
+        rendering.body.push_str("  ");
+        rendering.body.push_str(&member.signature);
+        rendering.body.push('\n');
+    }
+    if members.len() > max_members {
+        rendering.body.push_str(&format!(
+            "  … {} more members\n",
+            members.len() - max_members
+        ));
+    }
+    rendering.fidelity = Fidelity::Standard;
+    Some(rendering)
+}
+
+/// The definition's code, whole lines.
+pub fn full(index: &Index, def: DefId) -> Rendering {
+    let def_data = index.def(def).expect("live def");
+    let range = line_span(index, def.file, def_data.range);
+    Rendering {
+        fidelity: Fidelity::Full,
+        range,
+        body: with_newline(index.text(def.file, range).to_owned()),
+    }
+}
+
+/// Lines `first..=last` (0-based) of a file.
+pub fn lines(index: &Index, file: FileId, first: u32, last: u32) -> Rendering {
+    let data = index.file(file).expect("live file");
+    let range = TextRange {
+        start: data.line_index.line_start(first),
+        end: data.line_index.line_end(last),
+    };
+    Rendering {
+        fidelity: Fidelity::Full,
+        range,
+        body: with_newline(index.text(file, range).to_owned()),
+    }
+}

@@ -1,0 +1,283 @@
+//! The context engine: given a task in plain words (possibly with a stack trace), returns
+//! the code an assistant needs, under a hard token budget.
+//!
+//! Pipeline, one module per stage: `intent` (kind of task) -> `query` (identifiers, words,
+//! frames) -> `rank` (candidates fused by reciprocal rank, with reasons) -> `expand`
+//! (code, containers, callees, callers, tests, imports) -> `assemble` (budget shares,
+//! fidelities, exact token counts) -> `render` (XML, Markdown or JSON).
+//!
+//! Invariant: no IO, no LSP types, no network; the same request on the same index gives
+//! byte-identical output; `used <= limit` always, counted on the final text.
+
+mod assemble;
+mod expand;
+pub mod intent;
+mod items;
+pub mod query;
+mod rank;
+pub mod render;
+mod search;
+pub mod text;
+pub mod tokens;
+pub mod trace;
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+pub use intent::{Intent, IntentKind};
+pub use items::{Fidelity, Section};
+pub use render::Format;
+pub use search::SearchIndex;
+pub use tokens::Tokenizer;
+
+use crate::base::{FileId, TextRange};
+use crate::index::{FilePosition, Index};
+use crate::languages::DefKind;
+
+pub const DEFAULT_BUDGET: u32 = 8000;
+pub const MIN_BUDGET: u32 = 256;
+pub const MAX_BUDGET: u32 = 200_000;
+pub const MAX_QUERY_BYTES: usize = 64 * 1024;
+
+/// What the caller asks for.
+#[derive(Clone, Debug)]
+pub struct ContextRequest {
+    pub query: String,
+    pub budget: u32,
+    pub format: Format,
+    pub intent: Option<IntentKind>,
+    pub tokenizer: Tokenizer,
+    /// The file and cursor the user is at.
+    pub active: Option<FilePosition>,
+    /// Files already in the conversation: not repeated.
+    pub pinned: Vec<FileId>,
+}
+
+impl ContextRequest {
+    pub fn new(query: impl Into<String>) -> ContextRequest {
+        ContextRequest {
+            query: query.into(),
+            budget: DEFAULT_BUDGET,
+            format: Format::Xml,
+            intent: None,
+            tokenizer: Tokenizer::O200kBase,
+            active: None,
+            pinned: Vec::new(),
+        }
+    }
+}
+
+/// A request the engine refuses, naming the field at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ContextError {
+    #[error("query: must not be empty")]
+    EmptyQuery,
+    #[error("query: must be at most {MAX_QUERY_BYTES} bytes, got {0}")]
+    QueryTooLong(usize),
+    #[error("budget: must be between {MIN_BUDGET} and {MAX_BUDGET} tokens, got {0}")]
+    BudgetOutOfRange(u64),
+}
+
+#[derive(Clone, Debug)]
+pub struct ContextItem {
+    pub section: Section,
+    pub file: FileId,
+    pub path: String,
+    pub range: TextRange,
+    pub symbol: Option<String>,
+    pub kind: Option<DefKind>,
+    pub fidelity: Fidelity,
+    pub tokens: u32,
+    pub score: f32,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ContextFile {
+    pub file: FileId,
+    pub path: String,
+    pub score: f32,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ContextResult {
+    pub intent: Intent,
+    pub limit: u32,
+    pub used: u32,
+    pub tokenizer: Tokenizer,
+    pub items: Vec<ContextItem>,
+    pub files: Vec<ContextFile>,
+    pub omitted: Vec<ContextItem>,
+    pub text: String,
+    /// Milliseconds per stage, in pipeline order.
+    pub timings_ms: Vec<(&'static str, f64)>,
+}
+
+/// The engine: stateless but for caches of the search tables, keyed by index generation.
+#[derive(Default)]
+pub struct Engine {
+    search: Mutex<Option<Arc<SearchIndex>>>,
+}
+
+fn round_score(score: f32) -> f32 {
+    (score * 10_000.0).round() / 10_000.0
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// The search tables for this index, built (or incrementally refreshed) when stale.
+    pub fn search_index(&self, index: &Index) -> Arc<SearchIndex> {
+        let mut slot = self
+            .search
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(search) = slot.as_ref() {
+            if search.generation == index.generation() {
+                return Arc::clone(search);
+            }
+        }
+        let fresh = Arc::new(SearchIndex::build(
+            index,
+            index.generation(),
+            slot.as_deref(),
+        ));
+        *slot = Some(Arc::clone(&fresh));
+        fresh
+    }
+
+    pub fn assemble_context(
+        &self,
+        index: &Index,
+        request: &ContextRequest,
+    ) -> Result<ContextResult, ContextError> {
+        if request.query.trim().is_empty() {
+            return Err(ContextError::EmptyQuery);
+        }
+        if request.query.len() > MAX_QUERY_BYTES {
+            return Err(ContextError::QueryTooLong(request.query.len()));
+        }
+        if !(MIN_BUDGET..=MAX_BUDGET).contains(&request.budget) {
+            return Err(ContextError::BudgetOutOfRange(u64::from(request.budget)));
+        }
+        let mut timings: Vec<(&'static str, f64)> = Vec::new();
+        let mut clock = Instant::now();
+        let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, f64)>| {
+            let now = Instant::now();
+            timings.push((name, (now - clock).as_secs_f64() * 1000.0));
+            clock = now;
+        };
+
+        let search = self.search_index(index);
+        lap("search_index", &mut timings);
+        let analysis = query::analyze(&request.query);
+        let detected = intent::detect(&request.query, &analysis.words, &analysis.frames);
+        let intent = match request.intent {
+            Some(kind) => Intent {
+                kind,
+                confidence: 1.0,
+                signals: vec!["override".to_owned()],
+            },
+            None => detected,
+        };
+        lap("intent_and_query", &mut timings);
+        let ranking = rank::rank(&rank::RankInput {
+            index,
+            search: &search,
+            analysis: &analysis,
+            intent: intent.kind,
+            active_file: request.active.map(|pos| pos.file),
+            active_offset: request.active.map(|pos| pos.offset),
+            pinned: &request.pinned,
+        });
+        lap("rank", &mut timings);
+        let expansion = expand::expand(index, &ranking, intent.kind, &request.pinned);
+        lap("expand", &mut timings);
+        let assembly = assemble::assemble(&assemble::AssembleInput {
+            index,
+            candidates: &expansion.candidates,
+            shares: intent.kind.shares(),
+            limit: request.budget,
+            format: request.format,
+            tokenizer: request.tokenizer,
+            intent: intent.kind.name(),
+        });
+        lap("assemble", &mut timings);
+
+        let to_item = |candidate: &items::Candidate,
+                       range: TextRange,
+                       fidelity: Fidelity,
+                       tokens: u32| ContextItem {
+            section: candidate.section,
+            file: candidate.file,
+            path: index
+                .file(candidate.file)
+                .map(|data| data.path.to_string())
+                .unwrap_or_default(),
+            range,
+            symbol: candidate.symbol.clone(),
+            kind: candidate.kind,
+            fidelity,
+            tokens,
+            score: round_score(candidate.score),
+            reasons: candidate.reasons.clone(),
+        };
+        // Items in the order they appear in the text: by section, then as chosen.
+        let mut items: Vec<ContextItem> = Vec::new();
+        for section in Section::ALL {
+            for chosen in assembly
+                .chosen
+                .iter()
+                .filter(|chosen| expansion.candidates[chosen.candidate_idx].section == section)
+            {
+                let candidate = &expansion.candidates[chosen.candidate_idx];
+                items.push(to_item(
+                    candidate,
+                    chosen.rendering.range,
+                    chosen.rendering.fidelity,
+                    chosen.tokens,
+                ));
+            }
+        }
+        let omitted = assembly
+            .omitted
+            .iter()
+            .map(|(idx, tokens)| {
+                let candidate = &expansion.candidates[*idx];
+                let cheapest = candidate
+                    .renderings
+                    .last()
+                    .expect("candidates have renderings");
+                to_item(candidate, cheapest.range, cheapest.fidelity, *tokens)
+            })
+            .collect();
+        let files = ranking
+            .files
+            .iter()
+            .map(|ranked| ContextFile {
+                file: ranked.file,
+                path: index
+                    .file(ranked.file)
+                    .map(|data| data.path.to_string())
+                    .unwrap_or_default(),
+                score: round_score(ranked.score),
+                reasons: ranked.reasons.clone(),
+            })
+            .collect();
+        lap("render", &mut timings);
+        Ok(ContextResult {
+            intent,
+            limit: request.budget,
+            used: assembly.used,
+            tokenizer: request.tokenizer,
+            items,
+            files,
+            omitted,
+            text: assembly.text,
+            timings_ms: timings,
+        })
+    }
+}

@@ -1,0 +1,208 @@
+//! Query analysis: explicit identifiers (backticks, CamelCase, snake_case, `a.b.c`,
+//! `Type::method`, file paths), natural-language words turned into search terms and into
+//! identifier candidates in every casing and word order, and stack-trace frames.
+//!
+//! Invariant: pure over the query text; matching against the symbol table happens in `rank`.
+
+use super::text::{for_each_word, identifier_terms, is_stop_word, stem};
+use super::trace::{parse_frames, TraceFrame};
+
+/// An identifier the query names explicitly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mention {
+    /// As written, e.g. `DatabaseClient.connect`.
+    pub text: String,
+    /// The segments of a qualified name (`DatabaseClient`, `connect`).
+    pub segments: Vec<String>,
+    /// Written in backticks or with code punctuation: certainly an identifier.
+    pub certain: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct QueryAnalysis {
+    /// Every word, lower-cased, in order (for intent cues).
+    pub words: Vec<String>,
+    pub mentions: Vec<Mention>,
+    /// File paths or file names mentioned (`shop/db.py`, `store.go`).
+    pub paths: Vec<String>,
+    /// Search terms (stemmed, no stop words), with repeats.
+    pub terms: Vec<String>,
+    /// Natural-language words that are not stop words, stemmed, in order.
+    pub content_words: Vec<String>,
+    pub frames: Vec<TraceFrame>,
+}
+
+const PATH_EXTENSIONS: &[&str] = &[
+    "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs",
+];
+
+fn is_identifier_like(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|ch| ch.is_alphabetic() || ch == '_')
+        && chars.all(|ch| ch.is_alphanumeric() || ch == '_')
+}
+
+/// Whether a bare word is written like code: snake_case, camelCase or PascalCase with
+/// several humps, or SCREAMING_CASE.
+fn looks_like_code(word: &str) -> bool {
+    let inner_underscore = word.trim_matches('_').contains('_');
+    let chars: Vec<char> = word.chars().collect();
+    let camel = chars
+        .windows(2)
+        .any(|pair| pair[0].is_lowercase() && pair[1].is_uppercase());
+    let acronym_word = chars.len() > 1
+        && chars
+            .iter()
+            .all(|ch| ch.is_uppercase() || ch.is_ascii_digit());
+    inner_underscore
+        || camel
+        || (acronym_word && chars.len() > 3 && chars.iter().any(|ch| *ch == '_'))
+}
+
+pub fn analyze(query: &str) -> QueryAnalysis {
+    let mut res = QueryAnalysis {
+        frames: parse_frames(query),
+        ..QueryAnalysis::default()
+    };
+    // Backticked spans are certain identifiers.
+    let mut in_tick = false;
+    for (idx, chunk) in query.split('`').enumerate() {
+        in_tick = idx % 2 == 1;
+        if in_tick && !chunk.trim().is_empty() && chunk.len() < 200 {
+            add_mention(&mut res, chunk.trim().trim_end_matches("()"), true);
+        }
+    }
+    let _ = in_tick;
+    // Whitespace-separated tokens: qualified names, paths, code-looking words.
+    for raw in query.split(|ch: char| ch.is_whitespace() || "`,;\"'()[]{}<>!?".contains(ch)) {
+        let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
+        if token.is_empty() || token.len() > 200 {
+            continue;
+        }
+        if let Some((_, ext)) = token.rsplit_once('.') {
+            if PATH_EXTENSIONS.contains(&ext)
+                && (token.contains('/')
+                    || is_identifier_like(token.split('.').next().unwrap_or("")))
+            {
+                let path = token.split(':').next().unwrap_or(token);
+                if !res.paths.iter().any(|known| known == path) {
+                    res.paths.push(path.to_owned());
+                }
+                continue;
+            }
+        }
+        if token.contains('/') {
+            continue;
+        }
+        let qualified = token.contains("::")
+            || (token.contains('.') && token.split('.').all(is_identifier_like));
+        if qualified {
+            add_mention(&mut res, token, true);
+        } else if is_identifier_like(token) && looks_like_code(token) {
+            add_mention(&mut res, token, true);
+        } else if is_identifier_like(token)
+            && token.chars().next().is_some_and(char::is_uppercase)
+            && token.len() > 2
+        {
+            // A capitalized word may be a type name (`Session`) or just the first word.
+            add_mention(&mut res, token, false);
+        }
+    }
+    for_each_word(query, |_, word| {
+        let lower = word.to_lowercase();
+        res.words.push(lower.clone());
+        identifier_terms(word, |term| res.terms.push(term.to_owned()));
+        if !is_stop_word(&lower)
+            && lower.len() > 1
+            && !lower.bytes().all(|byte| byte.is_ascii_digit())
+        {
+            res.content_words.push(stem(&lower));
+        }
+    });
+    res
+}
+
+fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
+    let segments: Vec<String> = text
+        .split(['.', ':'])
+        .filter(|segment| !segment.is_empty())
+        .map(|segment| segment.trim_end_matches("()").to_owned())
+        .filter(|segment| is_identifier_like(segment))
+        .collect();
+    if segments.is_empty() {
+        return;
+    }
+    if let Some(existing) = res.mentions.iter_mut().find(|mention| mention.text == text) {
+        existing.certain |= certain;
+        return;
+    }
+    res.mentions.push(Mention {
+        text: text.to_owned(),
+        segments,
+        certain,
+    });
+}
+
+/// Identifier candidates for adjacent word pairs in both orders, normalized (no case, no
+/// separators): `tree building` -> `treebuild`, `buildtree`, `treebuilder`.
+pub fn compound_candidates(content_words: &[String]) -> Vec<String> {
+    let mut res = Vec::new();
+    for pair in content_words.windows(2) {
+        let (first, second) = (&pair[0], &pair[1]);
+        if first == second {
+            continue;
+        }
+        for candidate in [
+            format!("{first}{second}"),
+            format!("{second}{first}"),
+            format!("{first}{second}er"),
+            format!("{second}{first}er"),
+            format!("{first}{second}s"),
+        ] {
+            if !res.contains(&candidate) {
+                res.push(candidate);
+            }
+        }
+    }
+    for triple in content_words.windows(3) {
+        let candidate = format!("{}{}{}", triple[0], triple[1], triple[2]);
+        if !res.contains(&candidate) {
+            res.push(candidate);
+        }
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_identifiers_paths_and_words_are_separated() {
+        let analysis = analyze("fix the crash in `DatabaseClient.connect` when shop/db.py gets an empty URL; see place_order and retryPolicy");
+        let mentions: Vec<&str> = analysis.mentions.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(
+            mentions,
+            [
+                "DatabaseClient.connect",
+                "place_order",
+                "retryPolicy",
+                "URL"
+            ]
+        );
+        assert_eq!(analysis.mentions[0].segments, ["DatabaseClient", "connect"]);
+        assert_eq!(analysis.paths, ["shop/db.py"]);
+        assert!(analysis.content_words.contains(&"crash".to_owned()));
+        assert!(!analysis.content_words.contains(&"the".to_owned()));
+    }
+
+    #[test]
+    fn word_pairs_become_identifier_candidates() {
+        let words = vec!["tree".to_owned(), "build".to_owned()];
+        let candidates = compound_candidates(&words);
+        assert!(candidates.contains(&"buildtree".to_owned()));
+        assert!(candidates.contains(&"treebuilder".to_owned()));
+    }
+}

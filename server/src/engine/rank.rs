@@ -1,0 +1,417 @@
+//! Candidate generation and ranking: trace frames, explicit identifiers, natural-language
+//! name candidates and BM25 lists fused by weighted reciprocal rank, then adjusted for
+//! tests, the import-graph neighbourhood and the user's active and pinned files.
+//!
+//! Invariant: deterministic (every sort has a total tie-break); every score carries the
+//! reasons that made it.
+
+use super::intent::IntentKind;
+use super::query::{compound_candidates, QueryAnalysis};
+use super::search::SearchIndex;
+use super::text::normalize_name;
+use crate::base::{FileId, FxHashMap, FxHashSet};
+use crate::index::{DefId, Index, MatchTier};
+
+/// Reciprocal-rank-fusion constant: small, so the head of each list dominates.
+const RRF_K: f32 = 5.0;
+const W_TRACE: f32 = 4.0;
+const W_MENTION: f32 = 3.0;
+const W_MENTION_FUZZY: f32 = 1.0;
+const W_PATH: f32 = 2.0;
+const W_COMPOUND: f32 = 2.0;
+const W_WORD_NAME: f32 = 1.2;
+const W_BM25_DEF: f32 = 1.5;
+const W_BM25_FILE: f32 = 1.0;
+const TEST_PENALTY: f32 = 0.35;
+const NEIGHBOUR_BOOST: f32 = 1.15;
+const ACTIVE_FILE_BOOST: f32 = 1.3;
+const MAX_PER_NAME: usize = 8;
+
+#[derive(Clone, Debug)]
+pub struct Ranked {
+    pub def: DefId,
+    pub score: f32,
+    pub reasons: Vec<String>,
+    /// Named by the query, a trace frame or a path: certainly relevant.
+    pub direct: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct RankedFile {
+    pub file: FileId,
+    pub score: f32,
+    pub reasons: Vec<String>,
+}
+
+pub struct Ranking {
+    pub defs: Vec<Ranked>,
+    pub files: Vec<RankedFile>,
+}
+
+#[derive(Default)]
+struct Fusion {
+    scores: FxHashMap<DefId, (f32, Vec<String>, bool)>,
+}
+
+impl Fusion {
+    fn add_list(&mut self, weight: f32, list: &[(DefId, String)], direct: bool) {
+        for (rank, (def, reason)) in list.iter().enumerate() {
+            let entry = self.scores.entry(*def).or_insert((0.0, Vec::new(), false));
+            entry.0 += weight / (RRF_K + rank as f32 + 1.0);
+            if entry.1.len() < 6 && !entry.1.contains(reason) {
+                entry.1.push(reason.clone());
+            }
+            entry.2 |= direct;
+        }
+    }
+}
+
+pub struct RankInput<'a> {
+    pub index: &'a Index,
+    pub search: &'a SearchIndex,
+    pub analysis: &'a QueryAnalysis,
+    pub intent: IntentKind,
+    pub active_file: Option<FileId>,
+    pub active_offset: Option<u32>,
+    pub pinned: &'a [FileId],
+}
+
+fn is_test_def(index: &Index, def: DefId) -> bool {
+    index.file(def.file).is_some_and(|data| data.is_test) || index.def(def).is_some_and(|d| d.test)
+}
+
+/// Orders definitions of one name: non-test, exported, shorter paths first.
+fn order_same_name(index: &Index, defs: &mut [DefId]) {
+    defs.sort_by_cached_key(|def_id| {
+        let def = index.def(*def_id);
+        let path = index
+            .file(def_id.file)
+            .map(|data| data.path.clone())
+            .unwrap_or_default();
+        (
+            is_test_def(index, *def_id),
+            def.is_some_and(|d| !d.exported),
+            def.is_some_and(|d| d.kind == crate::languages::DefKind::Field),
+            path.len(),
+            path,
+            def_id.idx,
+        )
+    });
+}
+
+/// Files whose path ends with `path` (component-wise), best (longest match) first.
+pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
+    let wanted: Vec<&str> = path
+        .trim_start_matches("./")
+        .split(['/', '\\'])
+        .filter(|s| !s.is_empty())
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut best: Vec<(usize, FileId)> = Vec::new();
+    for (file, data) in index.files() {
+        let have: Vec<&str> = data.path.split('/').collect();
+        let n_common = wanted
+            .iter()
+            .rev()
+            .zip(have.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        // The file name must match, plus as much of the directory as the trace gives.
+        if n_common == 0 {
+            continue;
+        }
+        best.push((n_common, file));
+    }
+    let Some(max_common) = best.iter().map(|(n, _)| *n).max() else {
+        return Vec::new();
+    };
+    let mut res: Vec<FileId> = best
+        .into_iter()
+        .filter(|(n, _)| *n == max_common)
+        .map(|(_, file)| file)
+        .collect();
+    res.sort_by_key(|file| index.file(*file).map(|data| data.path.clone()));
+    res
+}
+
+pub fn rank(input: &RankInput<'_>) -> Ranking {
+    let index = input.index;
+    let analysis = input.analysis;
+    let mut fusion = Fusion::default();
+
+    // Trace frames: the innermost definition containing each in-repo frame line.
+    let mut trace_list: Vec<(DefId, String)> = Vec::new();
+    let mut trace_files: Vec<FileId> = Vec::new();
+    for frame in &analysis.frames {
+        let files = files_matching_path(index, &frame.path);
+        let Some(&file) = files.first() else { continue };
+        let Some(data) = index.file(file) else {
+            continue;
+        };
+        if files.len() > 1 && !frame.path.contains('/') {
+            continue;
+        }
+        trace_files.push(file);
+        let offset = data.line_index.line_start(frame.line.saturating_sub(1));
+        let line_end = data.line_index.line_end(frame.line.saturating_sub(1));
+        let mut enclosing = index.enclosing_defs(file, offset);
+        if enclosing.is_empty() {
+            enclosing = index.enclosing_defs(file, line_end.saturating_sub(1));
+        }
+        if let Some(def) = enclosing.first() {
+            trace_list.push((
+                *def,
+                format!("traceback-frame:{}:{}", data.path, frame.line),
+            ));
+        }
+    }
+    fusion.add_list(W_TRACE, &trace_list, true);
+
+    // Explicit mentions: exact names, qualified by their container when given.
+    let mut mention_list: Vec<(DefId, String)> = Vec::new();
+    let mut fuzzy_list: Vec<(DefId, String)> = Vec::new();
+    for mention in &analysis.mentions {
+        let last = mention.segments.last().expect("mentions have segments");
+        let mut exact: Vec<DefId> = index.defs_named(last).to_vec();
+        if exact.is_empty() {
+            exact = index.defs_named_ignore_case(last);
+        }
+        if mention.segments.len() > 1 {
+            let qualifier = &mention.segments[mention.segments.len() - 2];
+            let qualified: Vec<DefId> = exact
+                .iter()
+                .copied()
+                .filter(|def_id| {
+                    let data = index.file(def_id.file);
+                    let parent = index.def(*def_id).and_then(|d| d.parent);
+                    let parent_name = parent
+                        .and_then(|p| data.map(|data| data.syntax.defs[p as usize].name.clone()));
+                    let module_name = data.map(|data| {
+                        let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
+                        file_name.split('.').next().unwrap_or(file_name).to_owned()
+                    });
+                    parent_name.as_deref() == Some(qualifier.as_str())
+                        || module_name.as_deref() == Some(qualifier.as_str())
+                })
+                .collect();
+            if !qualified.is_empty() {
+                exact = qualified;
+            }
+            // The qualifier itself (the class of a method) is context too.
+            let mut containers = index.defs_named(qualifier).to_vec();
+            order_same_name(index, &mut containers);
+            for def in containers.into_iter().take(2) {
+                fuzzy_list.push((def, format!("container-of:{}", mention.text)));
+            }
+        }
+        if exact.len() > MAX_PER_NAME * 4 && !mention.certain {
+            continue;
+        }
+        order_same_name(index, &mut exact);
+        if !exact.is_empty() {
+            let n_exact = exact.len();
+            for def in exact.into_iter().take(MAX_PER_NAME) {
+                let reason = if n_exact == 1 {
+                    "exact-name".to_owned()
+                } else {
+                    format!("exact-name:{last}")
+                };
+                mention_list.push((def, reason));
+            }
+            continue;
+        }
+        if mention.certain {
+            for hit in index.search_symbols(last, 4) {
+                if hit.tier <= MatchTier::Hump {
+                    let name = index
+                        .def(hit.def)
+                        .map(|d| d.name.to_string())
+                        .unwrap_or_default();
+                    fuzzy_list.push((hit.def, format!("fuzzy:{last}~{name}")));
+                }
+            }
+        }
+    }
+    let direct_mentions = analysis.mentions.iter().any(|mention| mention.certain);
+    fusion.add_list(W_MENTION, &mention_list, direct_mentions);
+    fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, false);
+
+    // Mentioned paths: the file's top-level definitions.
+    let mut path_list: Vec<(DefId, String)> = Vec::new();
+    let mut path_files: Vec<FileId> = Vec::new();
+    for path in &analysis.paths {
+        for file in files_matching_path(index, path).into_iter().take(2) {
+            path_files.push(file);
+            if let Some(data) = index.file(file) {
+                for (idx, def) in data
+                    .syntax
+                    .defs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, def)| def.parent.is_none())
+                    .take(6)
+                {
+                    let _ = def;
+                    path_list.push((
+                        DefId {
+                            file,
+                            idx: idx as u32,
+                        },
+                        format!("path:{path}"),
+                    ));
+                }
+            }
+        }
+    }
+    fusion.add_list(W_PATH, &path_list, true);
+
+    // Natural language: word pairs as identifiers, and single words that are names.
+    let mut compound_list: Vec<(DefId, String)> = Vec::new();
+    for candidate in compound_candidates(&analysis.content_words) {
+        let mut defs = input.search.defs_normalized(&candidate).to_vec();
+        if defs.len() > MAX_PER_NAME * 4 {
+            continue;
+        }
+        order_same_name(index, &mut defs);
+        for def in defs.into_iter().take(MAX_PER_NAME) {
+            let name = index
+                .def(def)
+                .map(|d| d.name.to_string())
+                .unwrap_or_default();
+            compound_list.push((def, format!("words:{candidate}~{name}")));
+        }
+    }
+    fusion.add_list(W_COMPOUND, &compound_list, false);
+    let mut word_list: Vec<(DefId, String)> = Vec::new();
+    let mut seen_words = FxHashSet::default();
+    for word in &analysis.content_words {
+        if word.len() < 3 || !seen_words.insert(word.clone()) {
+            continue;
+        }
+        let mut defs = input.search.defs_normalized(&normalize_name(word)).to_vec();
+        if defs.is_empty() || defs.len() > MAX_PER_NAME {
+            continue;
+        }
+        order_same_name(index, &mut defs);
+        for def in defs.into_iter().take(3) {
+            word_list.push((def, format!("word-is-name:{word}")));
+        }
+    }
+    fusion.add_list(W_WORD_NAME, &word_list, false);
+
+    // BM25 over definitions and files.
+    let bm25_defs = input.search.search_defs(&analysis.terms, 60);
+    let bm25_list: Vec<(DefId, String)> = bm25_defs
+        .iter()
+        .map(|(def, score)| (*def, format!("bm25:{score:.2}")))
+        .collect();
+    fusion.add_list(W_BM25_DEF, &bm25_list, false);
+    let bm25_files = input.search.search_files(&analysis.terms, 40);
+    let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
+    for (rank, (file, _)) in bm25_files.iter().enumerate() {
+        file_rank.insert(*file, rank);
+    }
+
+    // Primary files: where direct evidence points; their import neighbourhood gets a boost.
+    let mut primary_files: FxHashSet<FileId> =
+        trace_files.iter().chain(&path_files).copied().collect();
+    for (def, _) in mention_list.iter().take(4) {
+        primary_files.insert(def.file);
+    }
+    let graph = index.import_graph();
+    let mut neighbours: FxHashSet<FileId> = FxHashSet::default();
+    for file in &primary_files {
+        neighbours.extend(graph.imports(*file).iter().copied());
+        neighbours.extend(graph.importers(*file).iter().copied());
+    }
+    let active_neighbours: FxHashSet<FileId> = input
+        .active_file
+        .map(|file| {
+            graph
+                .imports(file)
+                .iter()
+                .chain(graph.importers(file))
+                .copied()
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let wants_tests = input.intent == IntentKind::TestWriting;
+    let mut ranked: Vec<Ranked> = fusion
+        .scores
+        .into_iter()
+        .map(|(def, (mut score, mut reasons, direct))| {
+            if let Some(rank) = file_rank.get(&def.file) {
+                score += W_BM25_FILE / (RRF_K * 2.0 + *rank as f32 + 1.0);
+                reasons.push(format!("file-bm25-rank:{}", rank + 1));
+            }
+            if !wants_tests && is_test_def(index, def) {
+                score *= TEST_PENALTY;
+                reasons.push("test-code".to_owned());
+            }
+            if neighbours.contains(&def.file) && !primary_files.contains(&def.file) {
+                score *= NEIGHBOUR_BOOST;
+                reasons.push("import-neighbour".to_owned());
+            }
+            if Some(def.file) == input.active_file {
+                let inside = input
+                    .active_offset
+                    .and_then(|offset| index.def(def).map(|d| d.range.contains_inclusive(offset)))
+                    .unwrap_or(false);
+                score *= if inside {
+                    ACTIVE_FILE_BOOST * 1.5
+                } else {
+                    ACTIVE_FILE_BOOST
+                };
+                reasons.push(if inside {
+                    "at-cursor".to_owned()
+                } else {
+                    "active-file".to_owned()
+                });
+            } else if active_neighbours.contains(&def.file) {
+                score *= NEIGHBOUR_BOOST;
+                reasons.push("near-active-file".to_owned());
+            }
+            if input.pinned.contains(&def.file) {
+                reasons.push("pinned".to_owned());
+            }
+            Ranked {
+                def,
+                score,
+                reasons,
+                direct,
+            }
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.def.cmp(&b.def)));
+
+    // Files: the best definition score in each file, plus the file's own BM25 rank.
+    let mut files: FxHashMap<FileId, (f32, Vec<String>)> = FxHashMap::default();
+    for candidate in &ranked {
+        let entry = files.entry(candidate.def.file).or_insert((0.0, Vec::new()));
+        if candidate.score > entry.0 {
+            entry.0 = candidate.score;
+            entry.1 = candidate.reasons.iter().take(3).cloned().collect();
+        }
+    }
+    for (rank, (file, score)) in bm25_files.iter().enumerate() {
+        let entry = files.entry(*file).or_insert((0.0, Vec::new()));
+        entry.0 += W_BM25_FILE / (RRF_K * 2.0 + rank as f32 + 1.0) * 0.5;
+        entry.1.push(format!("file-bm25:{score:.2}"));
+    }
+    let mut files: Vec<RankedFile> = files
+        .into_iter()
+        .map(|(file, (score, reasons))| RankedFile {
+            file,
+            score,
+            reasons,
+        })
+        .collect();
+    files.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
+    Ranking {
+        defs: ranked,
+        files,
+    }
+}

@@ -1,0 +1,212 @@
+//! Rendering of the chosen items as XML-style tags, Markdown or JSON.
+//!
+//! Invariant: the same items give byte-identical text; code is reproduced verbatim
+//! (attribute values are escaped, bodies are not, so code stays readable).
+
+use super::items::Section;
+use crate::languages::Language;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    #[default]
+    Xml,
+    Markdown,
+    Json,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Xml => "xml",
+            Format::Markdown => "markdown",
+            Format::Json => "json",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name {
+            "xml" => Some(Format::Xml),
+            "markdown" | "md" => Some(Format::Markdown),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+/// What the renderer needs of one item.
+pub struct Block<'a> {
+    pub section: Section,
+    pub path: &'a str,
+    pub lang: Option<Language>,
+    /// 1-based inclusive lines.
+    pub lines: (u32, u32),
+    pub symbol: Option<&'a str>,
+    pub kind: Option<&'a str>,
+    pub fidelity: &'static str,
+    pub of: Option<&'a str>,
+    pub body: &'a str,
+}
+
+fn escape_attr(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+fn json_string(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for ch in value.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            ch if (ch as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", ch as u32)),
+            ch => out.push(ch),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn fence_lang(lang: Option<Language>) -> &'static str {
+    match lang {
+        Some(Language::Python) => "python",
+        Some(Language::JavaScript) => "javascript",
+        Some(Language::TypeScript) => "typescript",
+        Some(Language::Tsx) => "tsx",
+        Some(Language::Go) => "go",
+        Some(Language::Rust) => "rust",
+        None => "",
+    }
+}
+
+/// The text of one block, as it appears between its section's opening and closing lines.
+pub fn block(format: Format, block: &Block<'_>) -> String {
+    let lines = format!("{}-{}", block.lines.0, block.lines.1);
+    match format {
+        Format::Xml => {
+            let tag = match block.section {
+                Section::Definitions => "def",
+                Section::Code => "code",
+                Section::Callers => "caller",
+                Section::Tests => "test",
+                Section::Imports => "import",
+            };
+            let mut attrs = format!("path=\"{}\" lines=\"{lines}\"", escape_attr(block.path));
+            if let Some(symbol) = block.symbol {
+                attrs.push_str(&format!(" symbol=\"{}\"", escape_attr(symbol)));
+            }
+            if let Some(kind) = block.kind {
+                attrs.push_str(&format!(" kind=\"{kind}\""));
+            }
+            if let Some(of) = block.of {
+                attrs.push_str(&format!(" of=\"{}\"", escape_attr(of)));
+            }
+            format!("<{tag} {attrs}>\n{}</{tag}>\n", block.body)
+        }
+        Format::Markdown => {
+            let title = match (block.symbol, block.kind) {
+                (Some(symbol), Some(kind)) => format!("`{symbol}` ({kind}) "),
+                _ => String::new(),
+            };
+            let of = block
+                .of
+                .map(|of| format!(", calls `{of}`"))
+                .unwrap_or_default();
+            format!(
+                "### {title}{}:{lines}{of}\n```{}\n{}```\n",
+                block.path,
+                fence_lang(block.lang),
+                block.body
+            )
+        }
+        Format::Json => {
+            let mut fields = vec![
+                format!("\"section\":{}", json_string(block.section.name())),
+                format!("\"path\":{}", json_string(block.path)),
+                format!("\"lines\":[{},{}]", block.lines.0, block.lines.1),
+            ];
+            if let Some(symbol) = block.symbol {
+                fields.push(format!("\"symbol\":{}", json_string(symbol)));
+            }
+            if let Some(kind) = block.kind {
+                fields.push(format!("\"kind\":{}", json_string(kind)));
+            }
+            fields.push(format!("\"fidelity\":{}", json_string(block.fidelity)));
+            fields.push(format!("\"content\":{}", json_string(block.body)));
+            format!("{{{}}}", fields.join(","))
+        }
+    }
+}
+
+/// The whole context text from rendered blocks grouped by section (in section order).
+pub fn document(
+    format: Format,
+    intent: &str,
+    limit: u32,
+    used: u32,
+    sections: &[(Section, Vec<String>)],
+) -> String {
+    let mut out = String::new();
+    match format {
+        Format::Xml => {
+            out.push_str(&format!(
+                "<context intent=\"{intent}\" budget=\"{limit}\" used=\"{used}\">\n"
+            ));
+            for (section, blocks) in sections.iter().filter(|(_, blocks)| !blocks.is_empty()) {
+                // Code blocks are `<code path=... lines=...>` elements of their own.
+                let wrap = *section != Section::Code;
+                if wrap {
+                    out.push_str(&format!("<{}>\n", section.name()));
+                }
+                for block in blocks {
+                    out.push_str(block);
+                }
+                if wrap {
+                    out.push_str(&format!("</{}>\n", section.name()));
+                }
+            }
+            out.push_str("</context>\n");
+        }
+        Format::Markdown => {
+            out.push_str(&format!(
+                "# Context\nintent: {intent}, budget: {limit} tokens, used: {used}\n"
+            ));
+            for (section, blocks) in sections.iter().filter(|(_, blocks)| !blocks.is_empty()) {
+                let title = match section {
+                    Section::Definitions => "Definitions",
+                    Section::Code => "Code",
+                    Section::Callers => "Callers",
+                    Section::Tests => "Tests",
+                    Section::Imports => "Imports",
+                };
+                out.push_str(&format!("\n## {title}\n"));
+                for block in blocks {
+                    out.push_str(block);
+                }
+            }
+        }
+        Format::Json => {
+            let all: Vec<&str> = sections
+                .iter()
+                .flat_map(|(_, blocks)| blocks.iter().map(String::as_str))
+                .collect();
+            out.push_str(&format!("[{}]\n", all.join(",\n")));
+        }
+    }
+    out
+}
+
+/// The fixed overhead of a section's wrapper lines.
+pub fn section_overhead(format: Format, section: Section) -> String {
+    match format {
+        Format::Xml if section == Section::Code => String::new(),
+        Format::Xml => format!("<{0}>\n</{0}>\n", section.name()),
+        Format::Markdown => format!("\n## {}\n", section.name()),
+        Format::Json => ",\n".to_owned(),
+    }
+}

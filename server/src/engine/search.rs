@@ -1,0 +1,304 @@
+//! BM25 over definitions (name, signature, doc and body terms, identifier parts) and over
+//! files (path terms weighted up), plus a table of normalized symbol names.
+//!
+//! Invariant: built from an index snapshot and tagged with its generation; per-file term
+//! counts are cached by file contents so a rebuild after an edit re-tokenizes only changed
+//! files. Scores come with their explanation (`bm25:<score>`).
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::text::{for_each_word, identifier_terms, normalize_name};
+use crate::base::{FileId, FxHashMap};
+use crate::index::{DefId, FileData, Index};
+
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+const NAME_WEIGHT: u16 = 4;
+const SIGNATURE_WEIGHT: u16 = 2;
+const PATH_WEIGHT: u16 = 4;
+
+/// Term counts of one file: per definition (by index in the file) and for the whole file.
+pub(crate) struct FileTerms {
+    defs: Vec<Vec<(Box<str>, u16)>>,
+    file: Vec<(Box<str>, u16)>,
+}
+
+fn counts_to_vec(counts: FxHashMap<&str, u16>) -> Vec<(Box<str>, u16)> {
+    let mut res: Vec<(Box<str>, u16)> = counts
+        .into_iter()
+        .map(|(term, n)| (Box::from(term), n))
+        .collect();
+    res.sort_unstable();
+    res
+}
+
+fn bump<'a>(counts: &mut FxHashMap<&'a str, u16>, term: &'a str, by: u16) {
+    let slot = counts.entry(term).or_insert(0);
+    *slot = slot.saturating_add(by);
+}
+
+impl FileTerms {
+    pub(crate) fn compute(data: &FileData) -> FileTerms {
+        let defs = &data.syntax.defs;
+        let text = &*data.text;
+        // Each word goes to the innermost definition containing it.
+        let mut words: Vec<(usize, String)> = Vec::new();
+        for_each_word(text, |offset, word| {
+            identifier_terms(word, |term| words.push((offset, term.to_owned())));
+        });
+        let mut owner: Vec<Option<usize>> = Vec::with_capacity(words.len());
+        let mut stack: Vec<usize> = Vec::new();
+        let mut next_def = 0;
+        for (offset, _) in &words {
+            let offset = *offset as u32;
+            while let Some(&top) = stack.last() {
+                if defs[top].range.end > offset {
+                    break;
+                }
+                stack.pop();
+            }
+            while next_def < defs.len() && defs[next_def].range.start <= offset {
+                if defs[next_def].range.end > offset {
+                    stack.push(next_def);
+                }
+                next_def += 1;
+            }
+            owner.push(stack.last().copied());
+        }
+        let mut def_counts: Vec<FxHashMap<&str, u16>> = vec![FxHashMap::default(); defs.len()];
+        let mut file_counts: FxHashMap<&str, u16> = FxHashMap::default();
+        for ((_, term), owner) in words.iter().zip(&owner) {
+            bump(&mut file_counts, term, 1);
+            if let Some(def_idx) = owner {
+                bump(&mut def_counts[*def_idx], term, 1);
+            }
+        }
+        let mut name_terms: Vec<Vec<String>> = Vec::with_capacity(defs.len());
+        for def in defs {
+            let mut terms = Vec::new();
+            identifier_terms(&def.name, |term| terms.push(term.to_owned()));
+            let mut signature_terms = Vec::new();
+            for_each_word(&def.signature, |_, word| {
+                identifier_terms(word, |term| signature_terms.push(term.to_owned()))
+            });
+            terms.extend(
+                signature_terms
+                    .into_iter()
+                    .map(|term| format!("\u{1}{term}")),
+            );
+            name_terms.push(terms);
+        }
+        for (def_idx, terms) in name_terms.iter().enumerate() {
+            for term in terms {
+                match term.strip_prefix('\u{1}') {
+                    Some(signature_term) => {
+                        bump(&mut def_counts[def_idx], signature_term, SIGNATURE_WEIGHT)
+                    }
+                    None => bump(&mut def_counts[def_idx], term, NAME_WEIGHT),
+                }
+            }
+        }
+        let mut path_terms = Vec::new();
+        for_each_word(&data.path, |_, word| {
+            identifier_terms(word, |term| path_terms.push(term.to_owned()))
+        });
+        for term in &path_terms {
+            bump(&mut file_counts, term, PATH_WEIGHT);
+        }
+        FileTerms {
+            defs: def_counts.into_iter().map(counts_to_vec).collect(),
+            file: counts_to_vec(file_counts),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Postings {
+    /// Term id -> (document, term frequency).
+    lists: Vec<Vec<(u32, u16)>>,
+    doc_len: Vec<u32>,
+    avg_len: f32,
+}
+
+impl Postings {
+    fn add_doc(&mut self, terms: &FxHashMap<Box<str>, u32>, counts: &[(Box<str>, u16)]) {
+        let doc = self.doc_len.len() as u32;
+        let mut len = 0u32;
+        for (term, n) in counts {
+            len += u32::from(*n);
+            if let Some(&term_id) = terms.get(term) {
+                self.lists[term_id as usize].push((doc, *n));
+            }
+        }
+        self.doc_len.push(len);
+    }
+
+    fn finish(&mut self) {
+        let total: u64 = self.doc_len.iter().map(|len| u64::from(*len)).sum();
+        self.avg_len = total as f32 / self.doc_len.len().max(1) as f32;
+    }
+
+    /// Scores every document containing a term; `weights` repeat terms (query term counts).
+    fn score(&self, term_ids: &[(u32, f32)], acc: &mut FxHashMap<u32, f32>) {
+        let n_docs = self.doc_len.len() as f32;
+        for &(term_id, query_weight) in term_ids {
+            let list = &self.lists[term_id as usize];
+            if list.is_empty() {
+                continue;
+            }
+            let df = list.len() as f32;
+            let idf = (1.0 + (n_docs - df + 0.5) / (df + 0.5)).ln();
+            for &(doc, tf) in list {
+                let tf = f32::from(tf);
+                let norm = 1.0 - B + B * self.doc_len[doc as usize] as f32 / self.avg_len.max(1.0);
+                let score = idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                *acc.entry(doc).or_insert(0.0) += query_weight * score;
+            }
+        }
+    }
+}
+
+/// The search tables of one index generation.
+pub struct SearchIndex {
+    pub generation: u64,
+    terms: FxHashMap<Box<str>, u32>,
+    defs: Postings,
+    def_ids: Vec<DefId>,
+    files: Postings,
+    file_ids: Vec<FileId>,
+    /// Normalized name (`buildtree`) -> definitions whose name normalizes to it.
+    normalized: FxHashMap<String, Vec<DefId>>,
+    /// Cached per-file terms, keyed by the file's text pointer, reused by the next build.
+    pub(crate) file_terms: FxHashMap<FileId, (usize, Arc<FileTerms>)>,
+}
+
+fn text_key(data: &FileData) -> usize {
+    Arc::as_ptr(&data.text) as *const u8 as usize
+}
+
+impl SearchIndex {
+    pub fn build(index: &Index, generation: u64, previous: Option<&SearchIndex>) -> SearchIndex {
+        let files: Vec<(FileId, &Arc<FileData>)> = index.files().collect();
+        let file_terms: Vec<(FileId, usize, Arc<FileTerms>)> = files
+            .par_iter()
+            .map(|(file, data)| {
+                let key = text_key(data);
+                let cached = previous
+                    .and_then(|prev| prev.file_terms.get(file))
+                    .filter(|(prev_key, _)| *prev_key == key)
+                    .map(|(_, terms)| Arc::clone(terms));
+                let terms = cached.unwrap_or_else(|| Arc::new(FileTerms::compute(data)));
+                (*file, key, terms)
+            })
+            .collect();
+        let mut terms: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        for (_, _, file_terms) in &file_terms {
+            for (term, _) in file_terms
+                .file
+                .iter()
+                .chain(file_terms.defs.iter().flatten())
+            {
+                if !terms.contains_key(term) {
+                    let id = terms.len() as u32;
+                    terms.insert(term.clone(), id);
+                }
+            }
+        }
+        let mut defs = Postings {
+            lists: vec![Vec::new(); terms.len()],
+            ..Postings::default()
+        };
+        let mut file_postings = Postings {
+            lists: vec![Vec::new(); terms.len()],
+            ..Postings::default()
+        };
+        let mut def_ids = Vec::new();
+        let mut file_ids = Vec::new();
+        for (file, _, file_terms) in &file_terms {
+            file_postings.add_doc(&terms, &file_terms.file);
+            file_ids.push(*file);
+            for (idx, counts) in file_terms.defs.iter().enumerate() {
+                defs.add_doc(&terms, counts);
+                def_ids.push(DefId {
+                    file: *file,
+                    idx: idx as u32,
+                });
+            }
+        }
+        defs.finish();
+        file_postings.finish();
+        let mut normalized: FxHashMap<String, Vec<DefId>> = FxHashMap::default();
+        for (file, data) in &files {
+            for (idx, def) in data.syntax.defs.iter().enumerate() {
+                normalized
+                    .entry(normalize_name(&def.name))
+                    .or_default()
+                    .push(DefId {
+                        file: *file,
+                        idx: idx as u32,
+                    });
+            }
+        }
+        SearchIndex {
+            generation,
+            terms,
+            defs,
+            def_ids,
+            files: file_postings,
+            file_ids,
+            normalized,
+            file_terms: file_terms
+                .into_iter()
+                .map(|(file, key, terms)| (file, (key, terms)))
+                .collect(),
+        }
+    }
+
+    fn term_ids(&self, query_terms: &[String]) -> Vec<(u32, f32)> {
+        let mut counts: Vec<(u32, f32)> = Vec::new();
+        for term in query_terms {
+            let Some(&id) = self.terms.get(term.as_str()) else {
+                continue;
+            };
+            match counts.iter_mut().find(|(known, _)| *known == id) {
+                Some((_, weight)) => *weight += 0.5,
+                None => counts.push((id, 1.0)),
+            }
+        }
+        counts
+    }
+
+    /// Definitions ranked by BM25 (best first, at most `limit`).
+    pub fn search_defs(&self, query_terms: &[String], limit: usize) -> Vec<(DefId, f32)> {
+        let mut acc = FxHashMap::default();
+        self.defs.score(&self.term_ids(query_terms), &mut acc);
+        top(acc, limit)
+            .into_iter()
+            .map(|(doc, score)| (self.def_ids[doc as usize], score))
+            .collect()
+    }
+
+    /// Files ranked by BM25 (best first, at most `limit`).
+    pub fn search_files(&self, query_terms: &[String], limit: usize) -> Vec<(FileId, f32)> {
+        let mut acc = FxHashMap::default();
+        self.files.score(&self.term_ids(query_terms), &mut acc);
+        top(acc, limit)
+            .into_iter()
+            .map(|(doc, score)| (self.file_ids[doc as usize], score))
+            .collect()
+    }
+
+    /// Definitions whose normalized name equals `normalized`.
+    pub fn defs_normalized(&self, normalized: &str) -> &[DefId] {
+        self.normalized.get(normalized).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn top(acc: FxHashMap<u32, f32>, limit: usize) -> Vec<(u32, f32)> {
+    let mut scored: Vec<(u32, f32)> = acc.into_iter().collect();
+    scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored.truncate(limit);
+    scored
+}

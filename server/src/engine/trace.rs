@@ -1,0 +1,222 @@
+//! Stack traces and `file:line` mentions in a query: Python tracebacks, JS/TS stack
+//! frames, Go panics and goroutine dumps, Rust panics and backtraces.
+//!
+//! Invariant: frames are returned innermost first; nothing here knows the index.
+
+/// One frame (or `file:line` mention) of a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceFrame {
+    /// The path as written in the trace.
+    pub path: String,
+    /// 1-based line.
+    pub line: u32,
+    pub function: Option<String>,
+}
+
+const SOURCE_EXTENSIONS: &[&str] = &[
+    ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".go", ".rs",
+];
+
+fn is_source_path(path: &str) -> bool {
+    SOURCE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
+}
+
+/// Extracts the frames of every trace in `text`, innermost first.
+pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
+    let python = python_frames(text);
+    if !python.is_empty() {
+        return python;
+    }
+    let mut frames = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (idx, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        // JS: `at fn (path:line:col)` or `at path:line:col`.
+        if let Some(rest) = trimmed.strip_prefix("at ") {
+            let (function, location) = match rest.rfind(" (") {
+                Some(open) if rest.ends_with(')') => (
+                    Some(rest[..open].trim().to_owned()),
+                    &rest[open + 2..rest.len() - 1],
+                ),
+                _ => (None, rest),
+            };
+            if let Some((path, line_no)) = path_line(location) {
+                frames.push(TraceFrame {
+                    path,
+                    line: line_no,
+                    function,
+                });
+                continue;
+            }
+        }
+        // Rust panic message: `panicked at src/x.rs:88:9:`.
+        if let Some(pos) = trimmed.find("panicked at ") {
+            let location = trimmed[pos + "panicked at ".len()..].trim_end_matches(':');
+            let location = location.split([' ', ',']).next().unwrap_or(location);
+            if let Some((path, line_no)) = path_line(location) {
+                frames.push(TraceFrame {
+                    path,
+                    line: line_no,
+                    function: None,
+                });
+                continue;
+            }
+        }
+        // Go goroutine dumps: a function line followed by `\t/path/file.go:57 +0x1d`;
+        // Rust backtraces: `  3: crate::f` followed by `at ./src/x.rs:10:5`.
+        if line.starts_with('\t') || trimmed.starts_with("at ") {
+            let location = trimmed
+                .trim_start_matches("at ")
+                .split(' ')
+                .next()
+                .unwrap_or("");
+            if let Some((path, line_no)) = path_line(location) {
+                let function = idx
+                    .checked_sub(1)
+                    .map(|prev| lines[prev].trim())
+                    .map(|prev| prev.split_once(": ").map_or(prev, |(_, name)| name))
+                    .map(
+                        |prev| match prev.strip_suffix(')').and_then(|p| p.rsplit_once('(')) {
+                            Some((name, _)) => name,
+                            None => prev,
+                        },
+                    )
+                    .map(|name| name.rsplit('/').next().unwrap_or(name).trim().to_owned())
+                    .filter(|name| !name.is_empty());
+                frames.push(TraceFrame {
+                    path,
+                    line: line_no,
+                    function,
+                });
+                continue;
+            }
+        }
+        // Plain `path/file.ext:123` mentions anywhere in the line.
+        for word in trimmed.split(|ch: char| ch.is_whitespace() || "()[]{}<>\"'`,;".contains(ch)) {
+            if let Some((path, line_no)) = path_line(word.trim_end_matches(['.', ':'])) {
+                frames.push(TraceFrame {
+                    path,
+                    line: line_no,
+                    function: None,
+                });
+            }
+        }
+    }
+    frames.dedup();
+    frames
+}
+
+/// Python tracebacks list the outermost call first; reverse them.
+fn python_frames(text: &str) -> Vec<TraceFrame> {
+    let mut frames = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let Some(rest) = trimmed.strip_prefix("File \"") else {
+            continue;
+        };
+        let Some((path, rest)) = rest.split_once('"') else {
+            continue;
+        };
+        let rest = rest.trim_start_matches(',').trim();
+        let Some(rest) = rest.strip_prefix("line ") else {
+            continue;
+        };
+        let (line_no, function) = match rest.split_once(", in ") {
+            Some((line_no, function)) => (line_no, Some(function.trim().to_owned())),
+            None => (rest, None),
+        };
+        if let Ok(line_no) = line_no.trim().parse::<u32>() {
+            frames.push(TraceFrame {
+                path: path.to_owned(),
+                line: line_no,
+                function,
+            });
+        }
+    }
+    frames.reverse();
+    frames
+}
+
+/// `path:line` or `path:line:col` with a source extension.
+fn path_line(location: &str) -> Option<(String, u32)> {
+    let location = location.trim().trim_start_matches("file://");
+    let mut parts = location.rsplitn(3, ':');
+    let last = parts.next()?;
+    let middle = parts.next()?;
+    let (path, line) = match parts.next() {
+        Some(path) if middle.parse::<u32>().is_ok() && last.parse::<u32>().is_ok() => {
+            (path, middle)
+        }
+        _ => (middle, last),
+    };
+    let line: u32 = line.parse().ok()?;
+    (is_source_path(path) && line > 0).then(|| (path.to_owned(), line))
+}
+
+/// Whether the text reads like a pasted error log even without frames.
+pub fn looks_like_error_log(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("Traceback (most recent call last)")
+            || line.starts_with("panic: ")
+            || line.starts_with("goroutine ")
+            || line.contains("panicked at")
+            || (line.contains("Error: ") && text.lines().count() > 1)
+            || line.starts_with("Uncaught ")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(text: &str) -> Vec<String> {
+        parse_frames(text)
+            .into_iter()
+            .map(|frame| {
+                format!(
+                    "{}:{} {}",
+                    frame.path,
+                    frame.line,
+                    frame.function.unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn python_tracebacks_are_reversed_to_innermost_first() {
+        let text = "Traceback (most recent call last):\n  File \"/home/dev/shop/api/views.py\", line 12, in checkout\n    svc.place_order(cart)\n  File \"/home/dev/shop/db.py\", line 42, in connect\n    raise ValueError\nValueError: empty url\n";
+        assert_eq!(
+            frames(text),
+            [
+                "/home/dev/shop/db.py:42 connect",
+                "/home/dev/shop/api/views.py:12 checkout"
+            ]
+        );
+    }
+
+    #[test]
+    fn js_go_and_rust_frames_are_found() {
+        let js = "TypeError: x is undefined\n    at Cart.addItem (/home/dev/acme/packages/core/src/cart.ts:31:11)\n    at main (/home/dev/acme/src/index.ts:5:3)\n";
+        assert_eq!(
+            frames(js),
+            [
+                "/home/dev/acme/packages/core/src/cart.ts:31 Cart.addItem",
+                "/home/dev/acme/src/index.ts:5 main"
+            ]
+        );
+        let go = "panic: runtime error: invalid memory address\n\ngoroutine 1 [running]:\ngithub.com/acme/kvstore/internal/store.(*MemoryStore).Get(0x0, {0x1, 0x2})\n\t/home/dev/kvstore/internal/store/store.go:57 +0x1d\nmain.main()\n\t/home/dev/kvstore/cmd/kvstore/main.go:20 +0x25\n";
+        assert_eq!(
+            frames(go),
+            [
+                "/home/dev/kvstore/internal/store/store.go:57 store.(*MemoryStore).Get",
+                "/home/dev/kvstore/cmd/kvstore/main.go:20 main.main"
+            ]
+        );
+        let rust = "thread 'main' panicked at crates/kv-core/src/store.rs:88:9:\nkey not found\n";
+        assert_eq!(frames(rust), ["crates/kv-core/src/store.rs:88 "]);
+        assert_eq!(frames("see src/app.py:10 for details"), ["src/app.py:10 "]);
+        assert!(frames("version 1.2:3 of x").is_empty());
+    }
+}
