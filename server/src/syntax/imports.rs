@@ -37,11 +37,22 @@ impl<'tree> ImportBuilder<'tree> {
         let mut binds_module = false;
         let mut wildcard = false;
         let mut reexport = false;
+        // A pattern may name what it imports when no node spells it:
+        // `(#set! import.name "default")` for JavaScript's `import x from 'm'`.
+        let set_name = config
+            .query
+            .property_settings(query_match.pattern_index)
+            .iter()
+            .find(|property| &*property.key == "import.name")
+            .and_then(|property| property.value.as_deref());
+        if set_name.is_some() {
+            name = set_name;
+        }
         for capture in query_match.captures() {
             let node_text = &text[capture.node.byte_range()];
             match config.roles[capture.index as usize] {
                 CaptureRole::ImportSource => source = Some(unquote(node_text)),
-                CaptureRole::ImportName => name = Some(node_text),
+                CaptureRole::ImportName if set_name.is_none() => name = Some(node_text),
                 CaptureRole::ImportAlias => alias = Some(node_text),
                 CaptureRole::ImportModule => binds_module = true,
                 CaptureRole::ImportWildcard => wildcard = true,
