@@ -37,10 +37,14 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
         .join(",");
         writeln!(
             out,
-            "{:indent$}{} {} [{}-{}] name@{} `{}`{}{}",
+            "{:indent$}{} {}{} [{}-{}] name@{} `{}`{}{}",
             "",
             def.kind,
             def.name,
+            def.container
+                .as_deref()
+                .map(|container| format!(" in={container}"))
+                .unwrap_or_default(),
             pos(def.range.start),
             pos(def.range.end),
             pos(def.name_range.start),
@@ -164,5 +168,135 @@ fn python_unicode_identifiers_have_byte_ranges() {
         Language::Python,
         false,
         "# café ☕\ndef größe(wert):\n    \"\"\"Größe in Bytes.\"\"\"\n    return wert\n\nx = größe('é')\n",
+    );
+}
+
+#[test]
+fn javascript_definitions_docs_exports_and_references() {
+    check(
+        "javascript_basic",
+        Language::JavaScript,
+        false,
+        r#"
+/**
+ * Adds two numbers. Second sentence.
+ * @param {number} a
+ */
+export function add(a, b) {
+  return a + b;
+}
+
+function* ids() { yield 1; }
+async function load(url) { return fetch(url); }
+
+/** The cart. */
+export class Cart extends Base {
+  items = [];
+  static #count = 0;
+
+  /** Adds an item. */
+  add(item) {
+    this.items.push(item);
+    return new Item(item.id);
+  }
+  get size() { return this.items.length; }
+}
+
+export const MAX_ITEMS = 10;
+const total = (cart, {
+  discount,
+}) => {
+  const local = cart.items.length; // not a definition
+  let inner = 2;
+  return helpers.sum(local, inner, discount);
+};
+let counter = 0, limit;
+var legacy = function (x) { return x; };
+export default class Widget {}
+const Shape = class { area() { return 0; } };
+exports.handler = function (event) { return event; };
+{ const nested = 1; }
+"#,
+    );
+}
+
+#[test]
+fn javascript_imports_of_every_form() {
+    check(
+        "javascript_imports",
+        Language::JavaScript,
+        false,
+        r#"import React from 'react';
+import Default, { useState, useEffect as effect } from "react";
+import * as path from 'node:path';
+import './polyfill.js';
+export { a, b as c } from './ab';
+export * from './all';
+export * as ns from './ns';
+const fs = require('fs');
+const { join, resolve: res } = require('path'), other = 1;
+require('./side-effect');
+async function later() { return import('./lazy'); }
+const local = 1;
+export { local };
+"#,
+    );
+}
+
+#[test]
+fn javascript_test_blocks_only_in_test_files() {
+    let text = r#"describe('cart', () => {
+  it('adds items', async () => {
+    expect(add(1, 2)).toBe(3);
+  });
+  test.skip(`template name`, function () {});
+});
+"#;
+    insta::assert_snapshot!(
+        "javascript_tests_in_test_file",
+        render(Language::JavaScript, text, true)
+    );
+    insta::assert_snapshot!(
+        "javascript_tests_outside_test_file",
+        render(Language::JavaScript, text, false)
+    );
+}
+
+#[test]
+fn jsx_component_references() {
+    check(
+        "jsx_components",
+        Language::JavaScript,
+        false,
+        r#"import { Menu } from './menu';
+export function App({ items }) {
+  return (
+    <div className="app">
+      <Header title="x" />
+      <Menu.Item onClick={() => select(items)}>text</Menu.Item>
+    </div>
+  );
+}
+"#,
+    );
+}
+
+#[test]
+fn javascript_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "javascript_broken",
+        Language::JavaScript,
+        false,
+        "function before(a) {\n  return a;\n}\n\nfunction broken(a {\n  return a;\n}\n\nclass After {\n  ok() { return 1; }\n}\n",
+    );
+}
+
+#[test]
+fn javascript_unicode_text_before_identifiers() {
+    check(
+        "javascript_unicode",
+        Language::JavaScript,
+        false,
+        "const café = 'é'; function größe(wert) { return wert; }\n/** Grüße. */\nexport const π = größe(café);\n",
     );
 }
