@@ -300,3 +300,109 @@ fn javascript_unicode_text_before_identifiers() {
         "const café = 'é'; function größe(wert) { return wert; }\n/** Grüße. */\nexport const π = größe(café);\n",
     );
 }
+
+#[test]
+fn typescript_types_members_ambient_declarations_and_imports() {
+    check(
+        "typescript_basic",
+        Language::TypeScript,
+        false,
+        r#"import type { Config } from './config';
+import { type Id, load } from "./ids";
+import fs = require('fs');
+export type { Shape } from './shape';
+
+/** A thing with an area. */
+export interface Shape<T> extends Base {
+  /** The area. */
+  readonly area: number;
+  draw(ctx: Context<T>): void;
+}
+
+type Point = { x: number; y: number; norm(): number };
+export type Key = string | Id;
+
+export enum Color { Red, Green = 2 }
+
+export abstract class Repo<T> implements Store<T> {
+  private cache: Map<Id, T> = new Map();
+  abstract find(id: Id): T;
+  get(id: string): T;
+  get(id: Id): T { return this.find(id); }
+}
+
+declare function ext(a: number): string;
+export declare const VERSION: string;
+declare let mutableGlobal: number;
+declare module 'lib' {
+  export function lib(): void;
+}
+namespace App.Models {
+  export const defaultColor = Color.Red;
+}
+export const parse = async (text: string): Promise<Config> => {
+  return JSON.parse(text) as Config;
+};
+let typed: ns.Inner<Key> = fs.readFileSync('x');
+"#,
+    );
+}
+
+#[test]
+fn typescript_known_misparses_keep_the_rest() {
+    // tree-sitter-typescript 0.23 does not know variance annotations (`in`/`out`) or
+    // `export type *`; the definitions around them survive.
+    check(
+        "typescript_misparses",
+        Language::TypeScript,
+        false,
+        "export type * from './all';\ninterface Producer<out T> { get(): T }\ninterface Consumer<in T> { put(value: T): void }\nexport function after(): void {}\n",
+    );
+}
+
+#[test]
+fn typescript_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "typescript_broken",
+        Language::TypeScript,
+        false,
+        "export function before(a: number): number {\n  return a;\n}\n\nfunction broken(a: number {\n  return a;\n}\n\nexport class After {\n  ok(): number { return 1; }\n}\n",
+    );
+}
+
+#[test]
+fn typescript_unicode_text_before_identifiers() {
+    check(
+        "typescript_unicode",
+        Language::TypeScript,
+        false,
+        "const café: string = 'é'; interface Größe { wert: number }\nexport type Ünit = Größe;\n",
+    );
+}
+
+#[test]
+fn tsx_components_and_test_blocks() {
+    check(
+        "tsx_basic",
+        Language::Tsx,
+        true,
+        r#"import React from 'react';
+import { Button } from './button';
+
+interface Props { label: string }
+
+export const Toolbar = ({ label }: Props) => (
+  <nav>
+    <Button label={label} onClick={() => track('click')} />
+    <Icons.Close />
+  </nav>
+);
+
+describe('Toolbar', () => {
+  it('renders', () => {
+    render(<Toolbar label="x" />);
+  });
+});
+"#,
+    );
+}
