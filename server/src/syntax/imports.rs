@@ -126,11 +126,27 @@ impl<'tree> ImportBuilder<'tree> {
     }
 }
 
-/// The name an unaliased module import binds: Go binds the last path element, the others
-/// the specifier as written (`import a.b` makes `a.b.f()` valid).
+/// The name an unaliased module import binds: Go binds the last path element, skipping a
+/// major-version suffix (`example.com/kit/v2` and `gopkg.in/yaml.v3` bind `kit`, `yaml`);
+/// the others the specifier as written (`import a.b` makes `a.b.f()` valid).
 fn default_module_binding(lang: Language, source: &str) -> &str {
+    fn is_major_version(text: &str) -> bool {
+        text.strip_prefix('v')
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+    }
     match lang {
-        Language::Go => source.rsplit('/').next().unwrap_or(source),
+        Language::Go => {
+            let mut elements = source.rsplit('/');
+            let last = elements.next().unwrap_or(source);
+            let last = match elements.next() {
+                Some(previous) if is_major_version(last) => previous,
+                _ => last,
+            };
+            match last.rsplit_once('.') {
+                Some((name, version)) if is_major_version(version) => name,
+                _ => last,
+            }
+        }
         _ => source,
     }
 }

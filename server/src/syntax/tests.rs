@@ -406,3 +406,98 @@ describe('Toolbar', () => {
 "#,
     );
 }
+
+#[test]
+fn go_definitions_methods_and_imports() {
+    check(
+        "go_basic",
+        Language::Go,
+        false,
+        r#"package store
+
+import "fmt"
+import (
+	"os"
+	m "math"
+	. "strings"
+	_ "embed"
+	"github.com/acme/kit/v2"
+	"gopkg.in/yaml.v3"
+)
+
+// Store holds items
+// in memory.
+type Store struct {
+	// items by key.
+	items map[string]int
+	Name, Alias string
+	*Embedded
+}
+
+// Getter gets.
+type Getter interface {
+	Get(key string) (int, error)
+	fmt.Stringer
+}
+
+type ID int
+type Alias = string
+type List[T any] []T
+
+// Max is the limit.
+const Max = 10
+
+const (
+	// A is first.
+	A = iota
+	B
+)
+
+var x, y = 1, 2
+var (
+	single = m.Sqrt(2)
+)
+
+// Get returns an item.
+func (s *Store) Get(key string) (int, error) {
+	return s.items[key], nil
+}
+
+func (l List[T]) Len() int { return len(l) }
+
+func NewStore() *Store {
+	const local = 1
+	var v = fmt.Sprintf("%d", local)
+	os.Exit(len(v))
+	return &Store{}
+}
+"#,
+    );
+}
+
+#[test]
+fn go_tests_are_marked_only_in_test_files() {
+    let text = "package store\n\nfunc TestGet(t *testing.T) {\n\ts := NewStore()\n\ts.Get(\"a\")\n}\n\nfunc BenchmarkGet(b *testing.B) {}\nfunc Testimony() {}\nfunc helper() {}\n";
+    insta::assert_snapshot!("go_tests_in_test_file", render(Language::Go, text, true));
+    insta::assert_snapshot!("go_tests_outside_test_file", render(Language::Go, text, false));
+}
+
+#[test]
+fn go_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "go_broken",
+        Language::Go,
+        false,
+        "package p\n\nfunc Before() int {\n\treturn 1\n}\n\nfunc broken( {\n}\n\ntype After struct {\n\tX int\n}\n",
+    );
+}
+
+#[test]
+fn go_unicode_text_before_identifiers() {
+    check(
+        "go_unicode",
+        Language::Go,
+        false,
+        "package p\n\nvar café = \"é\"; func Größe() int { return 1 }\n",
+    );
+}
