@@ -501,3 +501,129 @@ fn go_unicode_text_before_identifiers() {
         "package p\n\nvar café = \"é\"; func Größe() int { return 1 }\n",
     );
 }
+
+#[test]
+fn rust_items_impls_docs_and_imports() {
+    check(
+        "rust_basic",
+        Language::Rust,
+        false,
+        r#"use std::{fmt::{self, Display}, io::*};
+pub use crate::store::Store as Backend;
+pub(crate) use super::helpers;
+extern crate serde as serde_crate;
+
+mod parser;
+
+/// A point.
+/// Second line.
+#[derive(Debug, Clone)]
+pub struct Point<T> {
+    /// Horizontal.
+    pub x: T,
+    y: T,
+}
+
+struct Meters(pub f64);
+
+pub enum Shape {
+    Circle(f64),
+    Rect { w: f64, h: f64 },
+}
+
+union Bits { i: u32, f: f32 }
+
+/** Block doc. */
+pub trait Area: Display {
+    type Unit;
+    const SIDES: u8;
+    fn area(&self) -> f64;
+    fn describe(&self) -> String { format!("{}", self.area()) }
+}
+
+impl<T: Display> Display for Point<T>
+where
+    T: Clone,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.x)
+    }
+}
+
+impl Point<f64> {
+    pub const ORIGIN: Point<f64> = Point { x: 0.0, y: 0.0 };
+
+    pub fn new(x: f64) -> Self {
+        let p = Self::origin();
+        helpers::log(&p);
+        p.clone().translate(x)
+    }
+}
+
+impl<T> Area for [T] {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+pub static COUNT: AtomicUsize = AtomicUsize::new(0);
+
+#[macro_export]
+macro_rules! square {
+    ($x:expr) => { $x * $x };
+}
+
+pub mod inline {
+    pub fn inner() -> u8 { crate::square!(2) }
+}
+"#,
+    );
+}
+
+#[test]
+fn rust_tests_are_marked_wherever_they_are() {
+    check(
+        "rust_tests",
+        Language::Rust,
+        false,
+        r#"pub fn total() -> u32 { 1 }
+
+#[test]
+fn top_level_test() { assert_eq!(total(), 1); }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> u32 { 2 }
+
+    #[tokio::test]
+    #[ignore]
+    async fn async_test() { fixture(); }
+
+    #[rstest]
+    fn case() {}
+}
+
+#[cfg(not(test))]
+fn not_a_test() {}
+"#,
+    );
+}
+
+#[test]
+fn rust_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "rust_broken",
+        Language::Rust,
+        false,
+        "fn before() -> u8 {\n    1\n}\n\nfn broken(a: u8 {\n    a\n}\n\nstruct After {\n    x: u8,\n}\n",
+    );
+}
+
+#[test]
+fn rust_unicode_text_before_identifiers() {
+    check(
+        "rust_unicode",
+        Language::Rust,
+        false,
+        "const CAFÉ: &str = \"é\"; pub fn größe() -> usize { CAFÉ.len() }\n",
+    );
+}
