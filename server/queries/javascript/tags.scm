@@ -25,7 +25,15 @@
     body: (statement_block) @body) @definition.method)
 
 ; Class fields: JavaScript's `field_definition` is the only class member with a `property`
-; field (TypeScript's `public_field_definition` is in ../typescript/tags.scm).
+; field (TypeScript's `public_field_definition` is in ../typescript/tags.scm). A field
+; holding a function (`onClick = () => {}`) is a method.
+(class_body
+  (_
+    property: [(property_identifier) (private_property_identifier)] @name
+    value: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ]) @definition.method)
 (class_body
   (_
     property: [(property_identifier) (private_property_identifier)] @name) @definition.field)

@@ -36,7 +36,15 @@
       (method_signature name: (_) @name) @definition.method
     ]))
 
-; Class members: fields, overload signatures, abstract methods.
+; Class members: fields (a field holding a function is a method), overload signatures,
+; abstract methods.
+(class_body
+  (public_field_definition
+    name: (_) @name
+    value: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ]) @definition.method)
 (class_body
   (public_field_definition
     name: (_) @name) @definition.field)

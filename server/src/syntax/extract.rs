@@ -368,7 +368,7 @@ fn signature(
     body: Option<Node<'_>>,
     text: &str,
 ) -> String {
-    let start = signature_start(config, node, outer);
+    let start = signature_start(config, outer);
     let raw = match body {
         Some(body) if body.start_byte() >= node.start_byte() && body.end_byte() <= node.end_byte() => {
             let header_end = header_end(config, node, body).max(start);
@@ -391,18 +391,15 @@ fn signature(
     super::one_line(raw, MAX_SIGNATURE_CHARS)
 }
 
-/// Where a definition's signature starts: at its outermost wrapper, skipping the wrapper's
+/// Where a definition's signature starts: at its outermost wrapper (or itself), skipping
 /// leading decorators, attributes and comments (they are not part of the declaration line).
-fn signature_start(config: &LanguageConfig, node: Node<'_>, outer: Node<'_>) -> usize {
-    if outer.id() == node.id() {
-        return node.start_byte();
-    }
+fn signature_start(config: &LanguageConfig, outer: Node<'_>) -> usize {
     let mut cursor = outer.walk();
     let first = outer.children(&mut cursor).find(|child| {
         !config.comment_kinds.contains(&child.kind())
             && !matches!(child.kind(), "decorator" | "attribute_item")
     });
-    first.map_or(node.start_byte(), |child| child.start_byte().min(node.start_byte()))
+    first.map_or(outer.start_byte(), |child| child.start_byte())
 }
 
 /// The end of the last non-comment token of `node` before `body`, descending into the child

@@ -627,3 +627,23 @@ fn rust_unicode_text_before_identifiers() {
         "const CAFÉ: &str = \"é\"; pub fn größe() -> usize { CAFÉ.len() }\n",
     );
 }
+
+#[test]
+fn typescript_decorators_and_function_fields() {
+    check(
+        "typescript_decorators",
+        Language::TypeScript,
+        false,
+        r#"/** A component. */
+@Component({ selector: 'app' })
+export class AppComponent {
+  @Input() title: string;
+  /** Handles clicks. */
+  onClick = (event: MouseEvent): void => {
+    this.service.track(event);
+  };
+  constructor(private readonly service: Tracker) {}
+}
+"#,
+    );
+}
