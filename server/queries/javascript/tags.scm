@@ -1,1 +1,158 @@
-; placeholder until this language's queries land
+; JavaScript definitions and references, shared by JavaScript, TypeScript and TSX.
+; Only node types that exist in all three grammars may appear here.
+; Vocabulary: see ../README.md.
+; `export`, `const`/`let`/`var` and `declare` are wrappers (see registry.rs): they extend
+; the definition's range and signature, carry its JSDoc and make it exported.
+; When several patterns capture the same node, the first one decides its kind and name:
+; specific patterns come before general ones.
+
+; Functions (plain, async, generator).
+(function_declaration
+  name: (identifier) @name
+  body: (statement_block) @body) @definition.function
+(generator_function_declaration
+  name: (identifier) @name
+  body: (statement_block) @body) @definition.function
+
+; Classes; methods and fields are found inside the class body.
+(class_declaration
+  name: (_) @name
+  body: (class_body) @body) @definition.class
+
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+    body: (statement_block) @body) @definition.method)
+
+; Class fields: JavaScript's `field_definition` is the only class member with a `property`
+; field (TypeScript's `public_field_definition` is in ../typescript/tags.scm). A field
+; holding a function (`onClick = () => {}`) is a method.
+(class_body
+  (_
+    property: [(property_identifier) (private_property_identifier)] @name
+    value: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ]) @definition.method)
+(class_body
+  (_
+    property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
+
+; Module-level variables (not locals): at the top of the program or exported.
+; A function or class value makes a function or class; these patterns come first.
+(program
+  (_
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]) @definition.function))
+(export_statement
+  declaration: (_
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]) @definition.function))
+(program
+  (_
+    (variable_declarator
+      name: (identifier) @name
+      value: (class body: (class_body) @body)) @definition.class))
+(export_statement
+  declaration: (_
+    (variable_declarator
+      name: (identifier) @name
+      value: (class body: (class_body) @body)) @definition.class))
+
+; Other values: `const` makes a constant, `let` and `var` a variable.
+; `const x = require('m')` is an import (imports.scm), not a definition.
+((program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value) @definition.constant))
+  (#not-match? @_value "^require\\s*\\("))
+((export_statement
+  declaration: (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: (_)? @_value) @definition.constant))
+  (#not-match? @_value "^require\\s*\\("))
+((program
+  [
+    (lexical_declaration
+      kind: "let"
+      (variable_declarator
+        name: (identifier) @name
+        value: (_)? @_value) @definition.variable)
+    (variable_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: (_)? @_value) @definition.variable)
+  ])
+  (#not-match? @_value "^require\\s*\\("))
+(export_statement
+  declaration: [
+    (lexical_declaration
+      kind: "let"
+      (variable_declarator
+        name: (identifier) @name) @definition.variable)
+    (variable_declaration
+      (variable_declarator
+        name: (identifier) @name) @definition.variable)
+  ])
+
+; CommonJS exports: `exports.f = function () {}`, `module.exports.f = () => {}`.
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (_) @_exports
+        property: (property_identifier) @name)
+      right: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+      ]) @definition.function @exported))
+  (#match? @_exports "^(module\\.)?exports$"))
+
+; Test blocks: `describe('...', fn)`, `it(...)`, `test(...)` and their `.only`/`.skip`
+; forms, named by their string (kept only in test files). They capture no body: the
+; signature is their first line, `describe('cart', () =>`.
+((call_expression
+  function: [
+    (identifier) @_test_fn
+    (member_expression object: (identifier) @_test_fn)
+  ]
+  arguments: (arguments
+    .
+    [
+      (string (string_fragment) @name)
+      (template_string (string_fragment) @name)
+    ])) @definition.test
+  (#any-of? @_test_fn "describe" "it" "test"))
+
+; References.
+(call_expression
+  function: (identifier) @name) @reference.call
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+(new_expression
+  constructor: (identifier) @name) @reference.call
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+(member_expression
+  object: (_) @receiver
+  property: [(property_identifier) (private_property_identifier)] @name) @reference.member
+(identifier) @reference.usage
+(shorthand_property_identifier) @reference.usage

@@ -179,6 +179,12 @@ impl DefKind {
         )
     }
 
+    /// Kinds whose range may hold other definitions (a constant's, variable's or field's value
+    /// never defines members: `y` in Go's `var x, y = 1, 2` is not `x`'s child).
+    pub fn can_contain_definitions(self) -> bool {
+        !matches!(self, DefKind::Constant | DefKind::Variable | DefKind::Field)
+    }
+
     /// Kinds that name a type (a receiver of methods).
     pub fn is_type(self) -> bool {
         matches!(

@@ -32,11 +32,15 @@ pub enum CaptureRole {
     Reference { call: bool },
     /// `@receiver`: the object or path a member reference is accessed on.
     Receiver,
+    /// `@container`: the name of the type a definition belongs to when it is declared
+    /// outside it (a Go method's receiver type); `*`, `&` and generic arguments are stripped.
+    Container,
     /// `@import`: a whole import statement.
     Import,
     /// `@import.source`: the module specifier (path, dotted name or string).
     ImportSource,
-    /// `@import.name`: one imported name.
+    /// `@import.name`: one imported name. A pattern can instead set the name with
+    /// `(#set! import.name "default")` when no node spells it (JS default imports).
     ImportName,
     /// `@import.alias`: the local alias of the import's name (or of the module).
     ImportAlias,
@@ -76,6 +80,7 @@ impl CaptureRole {
             "test" => CaptureRole::Test,
             "test.always" => CaptureRole::TestAlways,
             "receiver" => CaptureRole::Receiver,
+            "container" => CaptureRole::Container,
             "import" => CaptureRole::Import,
             "import.source" => CaptureRole::ImportSource,
             "import.name" => CaptureRole::ImportName,

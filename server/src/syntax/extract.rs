@@ -20,13 +20,19 @@ thread_local! {
     static CURSOR: RefCell<QueryCursor> = RefCell::new(QueryCursor::new());
 }
 
+/// What the matches of one definition node collected. When several patterns give the node a
+/// kind or a name, the pattern that comes first in the query wins (whatever order the matches
+/// arrive in), so a query can list specific patterns before general fallbacks.
 #[derive(Default)]
 struct DefBuilder<'tree> {
     node: Option<Node<'tree>>,
-    kind: Option<DefKind>,
+    /// The kind and the index of the pattern that set it.
+    kind: Option<(usize, DefKind)>,
     is_test_block: bool,
-    name: Option<Node<'tree>>,
+    /// The name and the index of the pattern that set it.
+    name: Option<(usize, Node<'tree>)>,
     body: Option<Node<'tree>>,
+    container: Option<Node<'tree>>,
     doc: Option<Node<'tree>>,
     exported: bool,
     test: bool,
@@ -111,27 +117,32 @@ fn collect_match<'tree>(
     let Some((primary_role, primary_node)) = primary else {
         return;
     };
+    let pattern = query_match.pattern_index;
+    let takes_precedence = |set: Option<usize>| set.is_none_or(|set| pattern < set);
     match primary_role {
         CaptureRole::Definition(_) | CaptureRole::DefinitionTest => {
             let builder = defs.entry(primary_node.id()).or_default();
             builder.node = Some(primary_node);
             match primary_role {
                 CaptureRole::Definition(kind) => {
-                    if builder.kind.is_none() {
-                        builder.kind = Some(kind);
+                    if takes_precedence(builder.kind.map(|(set, _)| set)) {
+                        builder.kind = Some((pattern, kind));
                     }
                 }
                 _ => {
                     builder.is_test_block = true;
-                    builder.kind.get_or_insert(DefKind::Function);
+                    builder.kind.get_or_insert((usize::MAX, DefKind::Function));
                 }
             }
-            if builder.name.is_none() {
-                builder.name = name;
+            if let Some(name) = name {
+                if takes_precedence(builder.name.map(|(set, _)| set)) {
+                    builder.name = Some((pattern, name));
+                }
             }
             for capture in query_match.captures() {
                 match config.roles[capture.index as usize] {
                     CaptureRole::Body => builder.body = Some(capture.node),
+                    CaptureRole::Container => builder.container = Some(capture.node),
                     CaptureRole::Doc => builder.doc = Some(capture.node),
                     CaptureRole::Exported => builder.exported = true,
                     CaptureRole::Test => builder.test = true,
@@ -187,11 +198,13 @@ fn assemble_defs(
     });
 
     let mut defs: Vec<Def> = Vec::with_capacity(builders.len());
-    // Indices (into `defs`) of the definitions enclosing the current one.
+    // Indices (into `defs`) of the definitions enclosing the current one that may contain
+    // others (fields, constants and variables never do: in Go `x, y = 1, 2`, `y` is not
+    // `x`'s member).
     let mut stack: Vec<u32> = Vec::new();
     for builder in &builders {
         let node = node_of(builder);
-        let name_node = builder.name.expect("filtered above");
+        let (_, name_node) = builder.name.expect("filtered above");
         let node_range = node_range(node);
         while let Some(&top) = stack.last() {
             if defs[top as usize].range.contains_range(node_range) {
@@ -202,7 +215,7 @@ fn assemble_defs(
         let parent = stack.last().copied();
         let parent_def = parent.map(|idx| &defs[idx as usize]);
 
-        let mut kind = builder.kind.unwrap_or(DefKind::Function);
+        let mut kind = builder.kind.map_or(DefKind::Function, |(_, kind)| kind);
         if kind == DefKind::Function
             && parent_def
                 .is_some_and(|parent| parent.kind.is_type() || parent.kind == DefKind::Impl)
@@ -233,10 +246,13 @@ fn assemble_defs(
             range: TextRange::new(leading_start, outer.end_byte()),
             name_range: node_range_of(name_node),
             parent,
-            signature: signature(config, node, builder.body, text).into_boxed_str(),
+            signature: signature(config, node, outer, builder.body, text).into_boxed_str(),
             doc: doc.map(String::into_boxed_str),
             exported,
             test,
+            container: builder
+                .container
+                .map(|container| type_name(&text[container.byte_range()]).into()),
         };
         // A pattern may capture the same name twice through different nodes (for example
         // a wrapper and the definition inside it); keep the outer one.
@@ -248,7 +264,9 @@ fn assemble_defs(
         {
             continue;
         }
-        stack.push(defs.len() as u32);
+        if def.kind.can_contain_definitions() {
+            stack.push(defs.len() as u32);
+        }
         defs.push(def);
     }
     defs
@@ -277,7 +295,7 @@ fn outermost_wrapper<'tree>(config: &LanguageConfig, node: Node<'tree>) -> Node<
             .filter(|child| !config.comment_kinds.contains(&child.kind()))
             .filter(|child| child.kind() != "decorator")
             .count();
-        if n_defining_children > 2 {
+        if n_defining_children > 1 {
             break;
         }
         outer = parent;
@@ -344,30 +362,24 @@ fn leading_trivia<'text>(
 }
 
 /// The declaration up to its body (or its first line when it has none), on one line.
-/// Comments between the header and the body are left out.
+/// It starts with the wrappers that belong to the definition (`export`, Go's `type`), after
+/// their decorators, attributes and comments. Comments between the header and the body are
+/// left out; the body may be nested (the arrow function's block in `const f = () => {}`).
 fn signature(
     config: &LanguageConfig,
     node: Node<'_>,
+    outer: Node<'_>,
     body: Option<Node<'_>>,
     text: &str,
 ) -> String {
-    let start = node.start_byte();
+    let start = signature_start(config, outer);
     let raw = match body {
-        Some(body) if body.start_byte() >= start => {
-            let mut header_end = start;
-            let mut cursor = node.walk();
-            for child in node.children(&mut cursor) {
-                if child.start_byte() >= body.start_byte() {
-                    break;
-                }
-                if !config.comment_kinds.contains(&child.kind()) {
-                    header_end = child.end_byte();
-                }
-            }
+        Some(body) if body.start_byte() >= node.start_byte() && body.end_byte() <= node.end_byte() => {
+            let header_end = header_end(config, node, body).max(start);
             &text[start..header_end]
         }
         _ => {
-            let full = &text[node.byte_range()];
+            let full = &text[start..node.end_byte()];
             full.split('\n').next().unwrap_or(full)
         }
     };
@@ -381,6 +393,62 @@ fn signature(
         .trim_end();
     let raw = raw.strip_suffix(';').unwrap_or(raw);
     super::one_line(raw, MAX_SIGNATURE_CHARS)
+}
+
+/// Where a definition's signature starts: at its outermost wrapper (or itself), skipping
+/// leading decorators, attributes and comments (they are not part of the declaration line).
+fn signature_start(config: &LanguageConfig, outer: Node<'_>) -> usize {
+    let mut cursor = outer.walk();
+    let first = outer.children(&mut cursor).find(|child| {
+        !config.comment_kinds.contains(&child.kind())
+            && !matches!(child.kind(), "decorator" | "attribute_item")
+    });
+    first.map_or(outer.start_byte(), |child| child.start_byte())
+}
+
+/// The end of the last non-comment token of `node` before `body`, descending into the child
+/// that contains the body.
+fn header_end(config: &LanguageConfig, node: Node<'_>, body: Node<'_>) -> usize {
+    let mut end = node.start_byte();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() >= body.start_byte() {
+            break;
+        }
+        if child.end_byte() > body.start_byte() {
+            // The body is inside this child.
+            return end.max(header_end(config, child, body));
+        }
+        if !config.comment_kinds.contains(&child.kind()) {
+            end = child.end_byte();
+        }
+    }
+    end
+}
+
+/// The bare name of a type as written in a receiver or `impl`: `*Store` -> `Store`,
+/// `List[T]` -> `List`, `&'a mut Foo<T>` -> `Foo`.
+fn type_name(text: &str) -> &str {
+    let mut rest = text.trim();
+    loop {
+        let trimmed = rest.trim_start_matches(['*', '&', '(', ' ', '\t']);
+        let trimmed = trimmed.strip_prefix("mut ").unwrap_or(trimmed);
+        let trimmed = match trimmed.strip_prefix('\'') {
+            // A lifetime: `'a Foo`.
+            Some(after) => after
+                .trim_start_matches(|ch: char| ch.is_alphanumeric() || ch == '_')
+                .trim_start(),
+            None => trimmed,
+        };
+        if trimmed.len() == rest.len() {
+            break;
+        }
+        rest = trimmed;
+    }
+    let end = rest
+        .find(['[', '<', '(', ')', ' ', '\t', '\n'])
+        .unwrap_or(rest.len());
+    &rest[..end]
 }
 
 fn assemble_refs(builders: FxHashMap<usize, RefBuilder>, defs: &[Def]) -> Vec<Ref> {

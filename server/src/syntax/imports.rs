@@ -37,11 +37,22 @@ impl<'tree> ImportBuilder<'tree> {
         let mut binds_module = false;
         let mut wildcard = false;
         let mut reexport = false;
+        // A pattern may name what it imports when no node spells it:
+        // `(#set! import.name "default")` for JavaScript's `import x from 'm'`.
+        let set_name = config
+            .query
+            .property_settings(query_match.pattern_index)
+            .iter()
+            .find(|property| &*property.key == "import.name")
+            .and_then(|property| property.value.as_deref());
+        if set_name.is_some() {
+            name = set_name;
+        }
         for capture in query_match.captures() {
             let node_text = &text[capture.node.byte_range()];
             match config.roles[capture.index as usize] {
                 CaptureRole::ImportSource => source = Some(unquote(node_text)),
-                CaptureRole::ImportName => name = Some(node_text),
+                CaptureRole::ImportName if set_name.is_none() => name = Some(node_text),
                 CaptureRole::ImportAlias => alias = Some(node_text),
                 CaptureRole::ImportModule => binds_module = true,
                 CaptureRole::ImportWildcard => wildcard = true,
@@ -117,11 +128,27 @@ impl<'tree> ImportBuilder<'tree> {
     }
 }
 
-/// The name an unaliased module import binds: Go binds the last path element, the others
-/// the specifier as written (`import a.b` makes `a.b.f()` valid).
+/// The name an unaliased module import binds: Go binds the last path element, skipping a
+/// major-version suffix (`example.com/kit/v2` and `gopkg.in/yaml.v3` bind `kit`, `yaml`);
+/// the others the specifier as written (`import a.b` makes `a.b.f()` valid).
 fn default_module_binding(lang: Language, source: &str) -> &str {
+    fn is_major_version(text: &str) -> bool {
+        text.strip_prefix('v')
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+    }
     match lang {
-        Language::Go => source.rsplit('/').next().unwrap_or(source),
+        Language::Go => {
+            let mut elements = source.rsplit('/');
+            let last = elements.next().unwrap_or(source);
+            let last = match elements.next() {
+                Some(previous) if is_major_version(last) => previous,
+                _ => last,
+            };
+            match last.rsplit_once('.') {
+                Some((name, version)) if is_major_version(version) => name,
+                _ => last,
+            }
+        }
         _ => source,
     }
 }

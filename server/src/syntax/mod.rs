@@ -32,6 +32,9 @@ pub struct Def {
     pub doc: Option<Box<str>>,
     pub exported: bool,
     pub test: bool,
+    /// The type the definition belongs to when it is declared outside it (a Go method's
+    /// receiver type), as a bare name (`Store` for `func (s *Store[T]) Get()`).
+    pub container: Option<Box<str>>,
 }
 
 /// One imported name of an import statement.

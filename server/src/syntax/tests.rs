@@ -34,10 +34,14 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             .join(",");
         writeln!(
             out,
-            "{:indent$}{} {} [{}-{}] name@{} `{}`{}{}",
+            "{:indent$}{} {}{} [{}-{}] name@{} `{}`{}{}",
             "",
             def.kind,
             def.name,
+            def.container
+                .as_deref()
+                .map(|container| format!(" in={container}"))
+                .unwrap_or_default(),
             pos(def.range.start),
             pos(def.range.end),
             pos(def.name_range.start),
@@ -180,5 +184,482 @@ fn python_unicode_identifiers_have_byte_ranges() {
         Language::Python,
         false,
         "# café ☕\ndef größe(wert):\n    \"\"\"Größe in Bytes.\"\"\"\n    return wert\n\nx = größe('é')\n",
+    );
+}
+
+#[test]
+fn javascript_definitions_docs_exports_and_references() {
+    check(
+        "javascript_basic",
+        Language::JavaScript,
+        false,
+        r#"
+/**
+ * Adds two numbers. Second sentence.
+ * @param {number} a
+ */
+export function add(a, b) {
+  return a + b;
+}
+
+function* ids() { yield 1; }
+async function load(url) { return fetch(url); }
+
+/** The cart. */
+export class Cart extends Base {
+  items = [];
+  static #count = 0;
+
+  /** Adds an item. */
+  add(item) {
+    this.items.push(item);
+    return new Item(item.id);
+  }
+  get size() { return this.items.length; }
+}
+
+export const MAX_ITEMS = 10;
+const total = (cart, {
+  discount,
+}) => {
+  const local = cart.items.length; // not a definition
+  let inner = 2;
+  return helpers.sum(local, inner, discount);
+};
+let counter = 0, limit;
+var legacy = function (x) { return x; };
+export default class Widget {}
+const Shape = class { area() { return 0; } };
+exports.handler = function (event) { return event; };
+{ const nested = 1; }
+"#,
+    );
+}
+
+#[test]
+fn javascript_imports_of_every_form() {
+    check(
+        "javascript_imports",
+        Language::JavaScript,
+        false,
+        r#"import React from 'react';
+import Default, { useState, useEffect as effect } from "react";
+import * as path from 'node:path';
+import './polyfill.js';
+export { a, b as c } from './ab';
+export * from './all';
+export * as ns from './ns';
+const fs = require('fs');
+const { join, resolve: res } = require('path'), other = 1;
+require('./side-effect');
+async function later() { return import('./lazy'); }
+const local = 1;
+export { local };
+"#,
+    );
+}
+
+#[test]
+fn javascript_test_blocks_only_in_test_files() {
+    let text = r#"describe('cart', () => {
+  it('adds items', async () => {
+    expect(add(1, 2)).toBe(3);
+  });
+  test.skip(`template name`, function () {});
+});
+"#;
+    insta::assert_snapshot!(
+        "javascript_tests_in_test_file",
+        render(Language::JavaScript, text, true)
+    );
+    insta::assert_snapshot!(
+        "javascript_tests_outside_test_file",
+        render(Language::JavaScript, text, false)
+    );
+}
+
+#[test]
+fn jsx_component_references() {
+    check(
+        "jsx_components",
+        Language::JavaScript,
+        false,
+        r#"import { Menu } from './menu';
+export function App({ items }) {
+  return (
+    <div className="app">
+      <Header title="x" />
+      <Menu.Item onClick={() => select(items)}>text</Menu.Item>
+    </div>
+  );
+}
+"#,
+    );
+}
+
+#[test]
+fn javascript_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "javascript_broken",
+        Language::JavaScript,
+        false,
+        "function before(a) {\n  return a;\n}\n\nfunction broken(a {\n  return a;\n}\n\nclass After {\n  ok() { return 1; }\n}\n",
+    );
+}
+
+#[test]
+fn javascript_unicode_text_before_identifiers() {
+    check(
+        "javascript_unicode",
+        Language::JavaScript,
+        false,
+        "const café = 'é'; function größe(wert) { return wert; }\n/** Grüße. */\nexport const π = größe(café);\n",
+    );
+}
+
+#[test]
+fn typescript_types_members_ambient_declarations_and_imports() {
+    check(
+        "typescript_basic",
+        Language::TypeScript,
+        false,
+        r#"import type { Config } from './config';
+import { type Id, load } from "./ids";
+import fs = require('fs');
+export type { Shape } from './shape';
+
+/** A thing with an area. */
+export interface Shape<T> extends Base {
+  /** The area. */
+  readonly area: number;
+  draw(ctx: Context<T>): void;
+}
+
+type Point = { x: number; y: number; norm(): number };
+export type Key = string | Id;
+
+export enum Color { Red, Green = 2 }
+
+export abstract class Repo<T> implements Store<T> {
+  private cache: Map<Id, T> = new Map();
+  abstract find(id: Id): T;
+  get(id: string): T;
+  get(id: Id): T { return this.find(id); }
+}
+
+declare function ext(a: number): string;
+export declare const VERSION: string;
+declare let mutableGlobal: number;
+declare module 'lib' {
+  export function lib(): void;
+}
+namespace App.Models {
+  export const defaultColor = Color.Red;
+}
+export const parse = async (text: string): Promise<Config> => {
+  return JSON.parse(text) as Config;
+};
+let typed: ns.Inner<Key> = fs.readFileSync('x');
+"#,
+    );
+}
+
+#[test]
+fn typescript_known_misparses_keep_the_rest() {
+    // tree-sitter-typescript 0.23 does not know variance annotations (`in`/`out`) or
+    // `export type *`; the definitions around them survive.
+    check(
+        "typescript_misparses",
+        Language::TypeScript,
+        false,
+        "export type * from './all';\ninterface Producer<out T> { get(): T }\ninterface Consumer<in T> { put(value: T): void }\nexport function after(): void {}\n",
+    );
+}
+
+#[test]
+fn typescript_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "typescript_broken",
+        Language::TypeScript,
+        false,
+        "export function before(a: number): number {\n  return a;\n}\n\nfunction broken(a: number {\n  return a;\n}\n\nexport class After {\n  ok(): number { return 1; }\n}\n",
+    );
+}
+
+#[test]
+fn typescript_unicode_text_before_identifiers() {
+    check(
+        "typescript_unicode",
+        Language::TypeScript,
+        false,
+        "const café: string = 'é'; interface Größe { wert: number }\nexport type Ünit = Größe;\n",
+    );
+}
+
+#[test]
+fn tsx_components_and_test_blocks() {
+    check(
+        "tsx_basic",
+        Language::Tsx,
+        true,
+        r#"import React from 'react';
+import { Button } from './button';
+
+interface Props { label: string }
+
+export const Toolbar = ({ label }: Props) => (
+  <nav>
+    <Button label={label} onClick={() => track('click')} />
+    <Icons.Close />
+  </nav>
+);
+
+describe('Toolbar', () => {
+  it('renders', () => {
+    render(<Toolbar label="x" />);
+  });
+});
+"#,
+    );
+}
+
+#[test]
+fn go_definitions_methods_and_imports() {
+    check(
+        "go_basic",
+        Language::Go,
+        false,
+        r#"package store
+
+import "fmt"
+import (
+	"os"
+	m "math"
+	. "strings"
+	_ "embed"
+	"github.com/acme/kit/v2"
+	"gopkg.in/yaml.v3"
+)
+
+// Store holds items
+// in memory.
+type Store struct {
+	// items by key.
+	items map[string]int
+	Name, Alias string
+	*Embedded
+}
+
+// Getter gets.
+type Getter interface {
+	Get(key string) (int, error)
+	fmt.Stringer
+}
+
+type ID int
+type Alias = string
+type List[T any] []T
+
+// Max is the limit.
+const Max = 10
+
+const (
+	// A is first.
+	A = iota
+	B
+)
+
+var x, y = 1, 2
+var (
+	single = m.Sqrt(2)
+)
+
+// Get returns an item.
+func (s *Store) Get(key string) (int, error) {
+	return s.items[key], nil
+}
+
+func (l List[T]) Len() int { return len(l) }
+
+func NewStore() *Store {
+	const local = 1
+	var v = fmt.Sprintf("%d", local)
+	os.Exit(len(v))
+	return &Store{}
+}
+"#,
+    );
+}
+
+#[test]
+fn go_tests_are_marked_only_in_test_files() {
+    let text = "package store\n\nfunc TestGet(t *testing.T) {\n\ts := NewStore()\n\ts.Get(\"a\")\n}\n\nfunc BenchmarkGet(b *testing.B) {}\nfunc Testimony() {}\nfunc helper() {}\n";
+    insta::assert_snapshot!("go_tests_in_test_file", render(Language::Go, text, true));
+    insta::assert_snapshot!("go_tests_outside_test_file", render(Language::Go, text, false));
+}
+
+#[test]
+fn go_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "go_broken",
+        Language::Go,
+        false,
+        "package p\n\nfunc Before() int {\n\treturn 1\n}\n\nfunc broken( {\n}\n\ntype After struct {\n\tX int\n}\n",
+    );
+}
+
+#[test]
+fn go_unicode_text_before_identifiers() {
+    check(
+        "go_unicode",
+        Language::Go,
+        false,
+        "package p\n\nvar café = \"é\"; func Größe() int { return 1 }\n",
+    );
+}
+
+#[test]
+fn rust_items_impls_docs_and_imports() {
+    check(
+        "rust_basic",
+        Language::Rust,
+        false,
+        r#"use std::{fmt::{self, Display}, io::*};
+pub use crate::store::Store as Backend;
+pub(crate) use super::helpers;
+extern crate serde as serde_crate;
+
+mod parser;
+
+/// A point.
+/// Second line.
+#[derive(Debug, Clone)]
+pub struct Point<T> {
+    /// Horizontal.
+    pub x: T,
+    y: T,
+}
+
+struct Meters(pub f64);
+
+pub enum Shape {
+    Circle(f64),
+    Rect { w: f64, h: f64 },
+}
+
+union Bits { i: u32, f: f32 }
+
+/** Block doc. */
+pub trait Area: Display {
+    type Unit;
+    const SIDES: u8;
+    fn area(&self) -> f64;
+    fn describe(&self) -> String { format!("{}", self.area()) }
+}
+
+impl<T: Display> Display for Point<T>
+where
+    T: Clone,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.x)
+    }
+}
+
+impl Point<f64> {
+    pub const ORIGIN: Point<f64> = Point { x: 0.0, y: 0.0 };
+
+    pub fn new(x: f64) -> Self {
+        let p = Self::origin();
+        helpers::log(&p);
+        p.clone().translate(x)
+    }
+}
+
+impl<T> Area for [T] {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+pub static COUNT: AtomicUsize = AtomicUsize::new(0);
+
+#[macro_export]
+macro_rules! square {
+    ($x:expr) => { $x * $x };
+}
+
+pub mod inline {
+    pub fn inner() -> u8 { crate::square!(2) }
+}
+"#,
+    );
+}
+
+#[test]
+fn rust_tests_are_marked_wherever_they_are() {
+    check(
+        "rust_tests",
+        Language::Rust,
+        false,
+        r#"pub fn total() -> u32 { 1 }
+
+#[test]
+fn top_level_test() { assert_eq!(total(), 1); }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> u32 { 2 }
+
+    #[tokio::test]
+    #[ignore]
+    async fn async_test() { fixture(); }
+
+    #[rstest]
+    fn case() {}
+}
+
+#[cfg(not(test))]
+fn not_a_test() {}
+"#,
+    );
+}
+
+#[test]
+fn rust_syntax_errors_keep_the_valid_definitions() {
+    check(
+        "rust_broken",
+        Language::Rust,
+        false,
+        "fn before() -> u8 {\n    1\n}\n\nfn broken(a: u8 {\n    a\n}\n\nstruct After {\n    x: u8,\n}\n",
+    );
+}
+
+#[test]
+fn rust_unicode_text_before_identifiers() {
+    check(
+        "rust_unicode",
+        Language::Rust,
+        false,
+        "const CAFÉ: &str = \"é\"; pub fn größe() -> usize { CAFÉ.len() }\n",
+    );
+}
+
+#[test]
+fn typescript_decorators_and_function_fields() {
+    check(
+        "typescript_decorators",
+        Language::TypeScript,
+        false,
+        r#"/** A component. */
+@Component({ selector: 'app' })
+export class AppComponent {
+  @Input() title: string;
+  /** Handles clicks. */
+  onClick = (event: MouseEvent): void => {
+    this.service.track(event);
+  };
+  constructor(private readonly service: Tracker) {}
+}
+"#,
     );
 }
