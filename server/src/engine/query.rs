@@ -187,9 +187,9 @@ mod tests {
             mentions,
             [
                 "DatabaseClient.connect",
+                "URL",
                 "place_order",
-                "retryPolicy",
-                "URL"
+                "retryPolicy"
             ]
         );
         assert_eq!(analysis.mentions[0].segments, ["DatabaseClient", "connect"]);
