@@ -219,6 +219,9 @@ pub(crate) fn container_path(defs: &[Def], def: &Def) -> Option<String> {
         parent = parent_def.parent;
     }
     names.reverse();
+    if let (None, Some(container)) = (def.parent, def.container.as_deref()) {
+        names.push(container.to_owned());
+    }
     (!names.is_empty()).then(|| names.join("."))
 }
 

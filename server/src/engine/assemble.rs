@@ -39,7 +39,7 @@ pub struct AssembleInput<'a> {
 }
 
 /// Candidates scoring below this share of the best one are not worth their tokens.
-const RELEVANCE_FLOOR: f32 = 0.08;
+const RELEVANCE_FLOOR: f32 = 0.2;
 
 fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Rendering) -> String {
     let data = input.index.file(candidate.file).expect("live file");

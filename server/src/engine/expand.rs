@@ -23,6 +23,13 @@ const MAX_CALLERS: usize = 12;
 const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
+/// Files scoring at least this share of the best file are the focus of the answer.
+const FOCUS_RATIO: f32 = 0.45;
+const MAX_FOCUS_FILES: usize = 3;
+/// Candidates from outside the focus files keep this share of their score, unless the
+/// intent asks for exactly that kind of candidate (callers when exploring usages, tests
+/// when writing tests).
+const OFF_FOCUS: f32 = 0.35;
 
 pub struct Expansion {
     pub candidates: Vec<Candidate>,
@@ -248,7 +255,46 @@ pub fn expand(
             }
         }
     }
+    // Precision: candidates outside the focus files must earn their place.
+    let focus = focus_files(ranking, &primary);
+    for candidate in &mut candidates {
+        if focus.contains(&candidate.file) {
+            continue;
+        }
+        let wanted = match candidate.section {
+            Section::Callers => {
+                matches!(intent, IntentKind::UsageExploration | IntentKind::Refactor)
+            }
+            Section::Tests => intent == IntentKind::TestWriting,
+            _ => false,
+        };
+        if !wanted {
+            candidate.score *= OFF_FOCUS;
+            candidate.reasons.push("off-focus".to_owned());
+        }
+    }
     Expansion { candidates }
+}
+
+/// The files the answer is about: the best-ranked files close to the top score, and the
+/// files of targets the query names directly.
+fn focus_files(ranking: &Ranking, primary: &[&Ranked]) -> FxHashSet<FileId> {
+    let top = ranking.files.first().map_or(0.0, |file| file.score);
+    let mut focus: FxHashSet<FileId> = ranking
+        .files
+        .iter()
+        .take(MAX_FOCUS_FILES)
+        .filter(|file| file.score >= top * FOCUS_RATIO)
+        .map(|file| file.file)
+        .collect();
+    for target in primary
+        .iter()
+        .filter(|target| target.direct)
+        .take(MAX_FOCUS_FILES)
+    {
+        focus.insert(target.def.file);
+    }
+    focus
 }
 
 fn callees(

@@ -112,6 +112,18 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "not working", 2.0),
     (IntentKind::BugFix, "resolve", 1.0),
     (IntentKind::BugFix, "handle", 1.0),
+    (IntentKind::BugFix, "still", 2.0),
+    (IntentKind::BugFix, "instead of", 1.5),
+    (IntentKind::BugFix, "should", 1.0),
+    (IntentKind::BugFix, "no longer", 2.5),
+    (IntentKind::BugFix, "never", 1.0),
+    (IntentKind::BugFix, "missing", 1.0),
+    (IntentKind::BugFix, "don't", 1.5),
+    (IntentKind::BugFix, "isn't", 1.5),
+    (IntentKind::BugFix, "can't", 1.5),
+    (IntentKind::BugFix, "won't", 1.5),
+    (IntentKind::BugFix, "wrongly", 2.0),
+    (IntentKind::BugFix, "invalid", 1.0),
     (IntentKind::TestWriting, "test", 2.0),
     (IntentKind::TestWriting, "tests", 2.5),
     (IntentKind::TestWriting, "unit test", 3.0),
@@ -146,8 +158,8 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Refactor, "tidy", 2.0),
     (IntentKind::Refactor, "convert", 1.5),
     (IntentKind::Refactor, "migrate", 1.5),
-    (IntentKind::Refactor, "make", 0.5),
-    (IntentKind::Refactor, "use", 0.5),
+    (IntentKind::Refactor, "change", 2.0),
+    (IntentKind::Refactor, "generalize", 2.5),
     (IntentKind::Implementation, "add", 2.5),
     (IntentKind::Implementation, "adds", 2.5),
     (IntentKind::Implementation, "added", 2.0),
@@ -166,7 +178,6 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Implementation, "extend", 2.0),
     (IntentKind::Implementation, "update", 1.0),
     (IntentKind::Implementation, "improve", 1.0),
-    (IntentKind::UsageExploration, "where is", 1.0),
     (IntentKind::UsageExploration, "used", 2.5),
     (IntentKind::UsageExploration, "usages", 4.0),
     (IntentKind::UsageExploration, "usage", 3.0),
@@ -177,7 +188,13 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::UsageExploration, "called", 2.5),
     (IntentKind::UsageExploration, "call sites", 5.0),
     (IntentKind::UsageExploration, "references", 3.0),
-    (IntentKind::UsageExploration, "how is", 1.5),
+    (IntentKind::UsageExploration, "how does", 2.0),
+    (IntentKind::UsageExploration, "how do", 2.0),
+    (IntentKind::UsageExploration, "call", 2.0),
+    (IntentKind::UsageExploration, "calls", 2.0),
+    (IntentKind::UsageExploration, "use", 2.5),
+    (IntentKind::UsageExploration, "uses", 2.5),
+    (IntentKind::UsageExploration, "using", 1.5),
     (IntentKind::UsageExploration, "depends on", 3.0),
     (IntentKind::UsageExploration, "consumers", 3.0),
     (IntentKind::DefinitionLookup, "defined", 4.0),
@@ -187,13 +204,40 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::DefinitionLookup, "what does", 3.0),
     (IntentKind::DefinitionLookup, "show me", 2.5),
     (IntentKind::DefinitionLookup, "explain", 3.0),
-    (IntentKind::DefinitionLookup, "how does", 2.5),
+    (IntentKind::DefinitionLookup, "how is", 2.5),
+    (IntentKind::DefinitionLookup, "how are", 2.5),
+    (IntentKind::DefinitionLookup, "work", 2.5),
+    (IntentKind::DefinitionLookup, "works", 2.5),
+    (IntentKind::DefinitionLookup, "what fields", 3.0),
+    (IntentKind::DefinitionLookup, "what options", 3.0),
+    (IntentKind::DefinitionLookup, "what variants", 3.0),
     (IntentKind::DefinitionLookup, "signature", 3.0),
     (IntentKind::DefinitionLookup, "find", 1.5),
     (IntentKind::DefinitionLookup, "look up", 2.5),
-    (IntentKind::DefinitionLookup, "where is", 1.5),
     (IntentKind::DefinitionLookup, "implemented", 2.0),
     (IntentKind::DefinitionLookup, "docs", 1.0),
+];
+
+/// Question words that open a query, with the intent they suggest (not doubled as a
+/// starting verb is).
+const OPENERS: &[(IntentKind, &str, f32)] = &[
+    (IntentKind::UsageExploration, "where", 3.0),
+    (IntentKind::DefinitionLookup, "what", 2.5),
+    (IntentKind::DefinitionLookup, "which", 1.5),
+];
+
+/// Verbs that, opening a query that mentions tests, ask for tests to be written.
+const TEST_VERBS: &[&str] = &[
+    "add", "write", "create", "cover", "need", "generate", "extend",
+];
+const TEST_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "testcase",
+    "testcases",
+    "spec",
+    "specs",
 ];
 
 /// Detects the intent of `query`. `words` are its lower-cased words in order.
@@ -215,9 +259,19 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
     let mut scores = [0.0f32; 6];
     let mut signals: [Vec<String>; 6] = Default::default();
     let joined = format!(" {} ", words.join(" "));
+    // Multi-word cues also match with stop words left out (`add a test` ~ `add test`).
+    let content: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|word| !matches!(*word, "a" | "an" | "the" | "some" | "more"))
+        .collect();
+    let joined_content = format!(" {} ", content.join(" "));
     for (kind, cue, weight) in CUES {
         let needle = format!(" {cue} ");
-        let Some(position) = joined.find(&needle) else {
+        let Some(position) = joined
+            .find(&needle)
+            .or_else(|| joined_content.find(&needle))
+        else {
             continue;
         };
         let at_start = position == 0;
@@ -230,7 +284,20 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             format!("word:{cue}")
         });
     }
-    // "tests for X" / "test X" asks for tests unless fixing a failing test.
+    if let Some(first) = words.first() {
+        for (kind, opener, weight) in OPENERS {
+            if first == opener {
+                scores[*kind as usize] += weight;
+                signals[*kind as usize].push(format!("question:{opener}"));
+            }
+        }
+        let mentions_tests = words.iter().any(|word| TEST_WORDS.contains(&word.as_str()));
+        if mentions_tests && TEST_VERBS.contains(&first.as_str()) {
+            let slot = IntentKind::TestWriting as usize;
+            scores[slot] += 6.0;
+            signals[slot].push(format!("{first}-tests"));
+        }
+    }
     let best = (0..6)
         .max_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(b.cmp(a)))
         .expect("six kinds");

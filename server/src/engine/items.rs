@@ -122,6 +122,9 @@ pub fn qualified_name(index: &Index, def: DefId) -> String {
         return String::new();
     };
     let mut names = vec![target.name.to_string()];
+    if let (None, Some(container)) = (target.parent, target.container.as_deref()) {
+        names.push(container.to_owned());
+    }
     let mut parent = target.parent;
     while let Some(idx) = parent {
         let parent_def = &data.syntax.defs[idx as usize];

@@ -184,15 +184,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .iter()
                 .copied()
                 .filter(|def_id| {
-                    let data = index.file(def_id.file);
-                    let parent = index.def(*def_id).and_then(|d| d.parent);
-                    let parent_name = parent
-                        .and_then(|p| data.map(|data| data.syntax.defs[p as usize].name.clone()));
-                    let module_name = data.map(|data| {
+                    let module_name = index.file(def_id.file).map(|data| {
                         let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
                         file_name.split('.').next().unwrap_or(file_name).to_owned()
                     });
-                    parent_name.as_deref() == Some(qualifier.as_str())
+                    index.container_name(*def_id) == Some(qualifier.as_str())
                         || module_name.as_deref() == Some(qualifier.as_str())
                 })
                 .collect();

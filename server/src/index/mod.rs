@@ -371,6 +371,17 @@ impl Index {
             })
     }
 
+    /// The name of the type (or module) a definition belongs to: its parent's name, or the
+    /// receiver type of a method declared outside its type (Go).
+    pub fn container_name(&self, def: DefId) -> Option<&str> {
+        let data = self.file(def.file)?;
+        let target = data.syntax.defs.get(def.idx as usize)?;
+        match target.parent {
+            Some(parent) => Some(&data.syntax.defs[parent as usize].name),
+            None => target.container.as_deref(),
+        }
+    }
+
     /// The definitions enclosing `offset` in `file`, innermost first.
     pub fn enclosing_defs(&self, file: FileId, offset: u32) -> Vec<DefId> {
         let Some(data) = self.file(file) else {

@@ -286,19 +286,7 @@ impl Index {
     /// Definitions named `member` whose container is a type (or impl) named `type_name`.
     fn members_of_type(&self, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
         for def_id in self.defs_named(member) {
-            let Some(def) = self.def(*def_id) else {
-                continue;
-            };
-            let Some(parent_idx) = def.parent else {
-                continue;
-            };
-            let Some(parent) = self.def(DefId {
-                file: def_id.file,
-                idx: parent_idx,
-            }) else {
-                continue;
-            };
-            if &*parent.name == type_name {
+            if self.container_name(*def_id) == Some(type_name) {
                 acc.push(*def_id);
             }
         }

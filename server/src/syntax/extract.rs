@@ -374,7 +374,9 @@ fn signature(
 ) -> String {
     let start = signature_start(config, outer);
     let raw = match body {
-        Some(body) if body.start_byte() >= node.start_byte() && body.end_byte() <= node.end_byte() => {
+        Some(body)
+            if body.start_byte() >= node.start_byte() && body.end_byte() <= node.end_byte() =>
+        {
             let header_end = header_end(config, node, body).max(start);
             &text[start..header_end]
         }

@@ -495,7 +495,10 @@ func NewStore() *Store {
 fn go_tests_are_marked_only_in_test_files() {
     let text = "package store\n\nfunc TestGet(t *testing.T) {\n\ts := NewStore()\n\ts.Get(\"a\")\n}\n\nfunc BenchmarkGet(b *testing.B) {}\nfunc Testimony() {}\nfunc helper() {}\n";
     insta::assert_snapshot!("go_tests_in_test_file", render(Language::Go, text, true));
-    insta::assert_snapshot!("go_tests_outside_test_file", render(Language::Go, text, false));
+    insta::assert_snapshot!(
+        "go_tests_outside_test_file",
+        render(Language::Go, text, false)
+    );
 }
 
 #[test]
