@@ -23,6 +23,7 @@ const MAX_CALLERS: usize = 12;
 const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
+const MAX_CALLER_LINES: u32 = 30;
 /// Files scoring at least this share of the best file are the focus of the answer.
 const FOCUS_RATIO: f32 = 0.45;
 const MAX_FOCUS_FILES: usize = 3;
@@ -432,14 +433,16 @@ fn callers_and_tests(
             }
             let caller_data = index.def(caller).expect("live def");
             let data = index.file(file).expect("live file");
-            let header_line = data.line_index.line_col(caller_data.name_range.start).line;
-            let first = line.saturating_sub(1).max(header_line);
-            let last = (line + 1).min(data.line_index.line_col(caller_data.range.end).line);
-            let mut snippet = lines(index, file, first, last);
-            let header = format!("{}\n", caller_data.signature);
-            if first > header_line {
-                snippet.body = format!("{header}  …\n{}", snippet.body);
-            }
+            let header_line = data.line_index.line_col(caller_data.range.start).line;
+            let end_line = data.line_index.line_col(caller_data.range.end).line;
+            // Short callers are shown whole; long ones as the lines around the call.
+            let snippet = if end_line - header_line < MAX_CALLER_LINES {
+                full(index, caller)
+            } else {
+                let first = line.saturating_sub(2).max(header_line);
+                let last = (line + 2).min(end_line);
+                lines(index, file, first, last)
+            };
             let rank_penalty = 1.0 / (1.0 + n_callers as f32 * 0.15);
             acc.push(Candidate {
                 section: Section::Callers,

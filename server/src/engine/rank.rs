@@ -26,6 +26,8 @@ const TEST_PENALTY: f32 = 0.35;
 const NEIGHBOUR_BOOST: f32 = 1.15;
 const ACTIVE_FILE_BOOST: f32 = 1.3;
 const MAX_PER_NAME: usize = 8;
+/// Words found in more than this share of files are too common to name a target.
+const COMMON_WORD_FILE_SHARE: f32 = 0.25;
 
 #[derive(Clone, Debug)]
 pub struct Ranked {
@@ -284,6 +286,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let mut seen_words = FxHashSet::default();
     for word in &analysis.content_words {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
+            continue;
+        }
+        // A word found in many files (`store` in a key-value store) says little.
+        if input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE {
             continue;
         }
         let mut defs = input.search.defs_normalized(&normalize_name(word)).to_vec();

@@ -290,6 +290,14 @@ impl SearchIndex {
             .collect()
     }
 
+    /// The share of files that contain `term` (0 when unknown).
+    pub fn file_frequency(&self, term: &str) -> f32 {
+        let Some(&id) = self.terms.get(term) else {
+            return 0.0;
+        };
+        self.files.lists[id as usize].len() as f32 / self.files.doc_len.len().max(1) as f32
+    }
+
     /// Definitions whose normalized name equals `normalized`.
     pub fn defs_normalized(&self, normalized: &str) -> &[DefId] {
         self.normalized.get(normalized).map_or(&[], Vec::as_slice)
