@@ -287,11 +287,14 @@ fn outermost_wrapper<'tree>(config: &LanguageConfig, node: Node<'tree>) -> Node<
             break;
         }
         // A grouped declaration (`const (...)`, `let a = 1, b = 2`) wraps several
-        // definitions; its comments are not one definition's.
-        let n_defining_children = (0..parent.named_child_count())
-            .filter_map(|idx| parent.named_child(idx as u32))
+        // definitions; its comments are not one definition's. (A cursor, and no counting
+        // past two: a generated `const (...)` block holds thousands of specs.)
+        let mut cursor = parent.walk();
+        let n_defining_children = parent
+            .named_children(&mut cursor)
             .filter(|child| !config.comment_kinds.contains(&child.kind()))
             .filter(|child| child.kind() != "decorator")
+            .take(2)
             .count();
         if n_defining_children > 1 {
             break;
