@@ -127,7 +127,13 @@ pub struct LanguageConfig {
 
 macro_rules! query_file {
     ($lang:literal, $file:literal) => {
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/", $lang, "/", $file))
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/queries/",
+            $lang,
+            "/",
+            $file
+        ))
     };
 }
 
@@ -153,7 +159,10 @@ fn query_source(lang: Language) -> String {
             query_file!("typescript", "tags.scm"),
             query_file!("javascript", "jsx.scm"),
         ],
-        Language::Go => &[query_file!("go", "tags.scm"), query_file!("go", "imports.scm")],
+        Language::Go => &[
+            query_file!("go", "tags.scm"),
+            query_file!("go", "imports.scm"),
+        ],
         Language::Rust => &[
             query_file!("rust", "tags.scm"),
             query_file!("rust", "imports.scm"),

@@ -58,7 +58,14 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
         let mut cursor = cursor.borrow_mut();
         let mut matches = cursor.matches(&config.query, root, text.as_bytes());
         while let Some(query_match) = matches.next() {
-            collect_match(config, query_match, text, &mut defs, &mut refs, &mut imports);
+            collect_match(
+                config,
+                query_match,
+                text,
+                &mut defs,
+                &mut refs,
+                &mut imports,
+            );
         }
     });
 
@@ -99,10 +106,10 @@ fn collect_match<'tree>(
             CaptureRole::Definition(_)
             | CaptureRole::DefinitionTest
             | CaptureRole::Reference { .. }
-            | CaptureRole::Import => {
-                if primary.is_none() {
-                    primary = Some((role, capture.node));
-                }
+            | CaptureRole::Import
+                if primary.is_none() =>
+            {
+                primary = Some((role, capture.node));
             }
             CaptureRole::Name if name.is_none() => name = Some(capture.node),
             _ => {}
@@ -212,9 +219,8 @@ fn assemble_defs(
 
         let mut kind = builder.kind.map_or(DefKind::Function, |(_, kind)| kind);
         if kind == DefKind::Function
-            && parent_def.is_some_and(|parent| {
-                parent.kind.is_type() || parent.kind == DefKind::Impl
-            })
+            && parent_def
+                .is_some_and(|parent| parent.kind.is_type() || parent.kind == DefKind::Impl)
         {
             kind = DefKind::Method;
         }
@@ -229,12 +235,8 @@ fn assemble_defs(
             VisibilityRule::UnderscorePrivate => {
                 !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__"))
             }
-            VisibilityRule::Capitalized => {
-                name.chars().next().is_some_and(char::is_uppercase)
-            }
-            VisibilityRule::Marked => {
-                builder.exported || wrapper_is_export(config, node)
-            }
+            VisibilityRule::Capitalized => name.chars().next().is_some_and(char::is_uppercase),
+            VisibilityRule::Marked => builder.exported || wrapper_is_export(config, node),
         };
         let test = (builder.test && is_test_file)
             || builder.test_always
@@ -339,7 +341,9 @@ fn leading_trivia<'text>(
         }
         // A trailing comment on the previous statement's line is not documentation.
         if is_comment {
-            let line_start = text[..prev.start_byte()].rfind('\n').map_or(0, |idx| idx + 1);
+            let line_start = text[..prev.start_byte()]
+                .rfind('\n')
+                .map_or(0, |idx| idx + 1);
             if !text[line_start..prev.start_byte()].trim().is_empty() {
                 break;
             }

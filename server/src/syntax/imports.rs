@@ -78,7 +78,9 @@ impl<'tree> ImportBuilder<'tree> {
         let Some(source) = source else {
             // `use` trees carry their own paths; mark their re-export flag afterwards.
             if reexport {
-                self.imports.iter_mut().for_each(|import| import.reexport = true);
+                self.imports
+                    .iter_mut()
+                    .for_each(|import| import.reexport = true);
             }
             return;
         };
@@ -184,8 +186,16 @@ fn join_path(prefix: &str, path: &str) -> String {
 }
 
 /// Flattens a Rust `use` tree into `(path, name, alias)` leaves.
-fn flatten_use_tree<'text>(node: Node<'_>, text: &'text str, prefix: &str, acc: &mut Vec<UseLeaf<'text>>) {
-    let field_text = |field: &str| node.child_by_field_name(field).map(|child| &text[child.byte_range()]);
+fn flatten_use_tree<'text>(
+    node: Node<'_>,
+    text: &'text str,
+    prefix: &str,
+    acc: &mut Vec<UseLeaf<'text>>,
+) {
+    let field_text = |field: &str| {
+        node.child_by_field_name(field)
+            .map(|child| &text[child.byte_range()])
+    };
     match node.kind() {
         "scoped_identifier" => {
             let path = field_text("path").unwrap_or("");

@@ -98,7 +98,11 @@ thread_local! {
 
 /// Parses `text`, reusing `old_tree` (already `edit`ed) for an incremental reparse.
 /// Parsers are reused per thread and language.
-pub fn parse(lang: Language, text: &str, old_tree: Option<&tree_sitter::Tree>) -> tree_sitter::Tree {
+pub fn parse(
+    lang: Language,
+    text: &str,
+    old_tree: Option<&tree_sitter::Tree>,
+) -> tree_sitter::Tree {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         let slot = match parsers.iter().position(|(candidate, _)| *candidate == lang) {

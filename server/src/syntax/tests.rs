@@ -26,15 +26,12 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             depth += 1;
             parent = syntax.defs[idx as usize].parent;
         }
-        let flags = [
-            (def.exported, "exported"),
-            (def.test, "test"),
-        ]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, label)| *label)
-        .collect::<Vec<_>>()
-        .join(",");
+        let flags = [(def.exported, "exported"), (def.test, "test")]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, label)| *label)
+            .collect::<Vec<_>>()
+            .join(",");
         writeln!(
             out,
             "{:indent$}{} {}{} [{}-{}] name@{} `{}`{}{}",
@@ -49,8 +46,15 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             pos(def.range.end),
             pos(def.name_range.start),
             def.signature,
-            def.doc.as_deref().map(|doc| format!(" doc={doc:?}")).unwrap_or_default(),
-            if flags.is_empty() { String::new() } else { format!(" ({flags})") },
+            def.doc
+                .as_deref()
+                .map(|doc| format!(" doc={doc:?}"))
+                .unwrap_or_default(),
+            if flags.is_empty() {
+                String::new()
+            } else {
+                format!(" ({flags})")
+            },
             indent = depth * 2
         )
         .unwrap();
@@ -95,7 +99,13 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
     writeln!(out, "calls: {}", calls.join(" ")).unwrap();
     writeln!(out, "n_refs: {}", syntax.refs.len()).unwrap();
     for issue in &syntax.issues {
-        writeln!(out, "issue: {} at {}", issue.message, pos(issue.range.start)).unwrap();
+        writeln!(
+            out,
+            "issue: {} at {}",
+            issue.message,
+            pos(issue.range.start)
+        )
+        .unwrap();
     }
     out
 }
@@ -147,8 +157,14 @@ def _helper():
 #[test]
 fn python_tests_are_marked_only_in_test_files() {
     let text = "def test_total():\n    assert total() == 1\n\nclass TestPricing:\n    def test_zero(self):\n        pass\n";
-    insta::assert_snapshot!("python_tests_in_test_file", render(Language::Python, text, true));
-    insta::assert_snapshot!("python_tests_outside_test_file", render(Language::Python, text, false));
+    insta::assert_snapshot!(
+        "python_tests_in_test_file",
+        render(Language::Python, text, true)
+    );
+    insta::assert_snapshot!(
+        "python_tests_outside_test_file",
+        render(Language::Python, text, false)
+    );
 }
 
 #[test]
@@ -479,7 +495,10 @@ func NewStore() *Store {
 fn go_tests_are_marked_only_in_test_files() {
     let text = "package store\n\nfunc TestGet(t *testing.T) {\n\ts := NewStore()\n\ts.Get(\"a\")\n}\n\nfunc BenchmarkGet(b *testing.B) {}\nfunc Testimony() {}\nfunc helper() {}\n";
     insta::assert_snapshot!("go_tests_in_test_file", render(Language::Go, text, true));
-    insta::assert_snapshot!("go_tests_outside_test_file", render(Language::Go, text, false));
+    insta::assert_snapshot!(
+        "go_tests_outside_test_file",
+        render(Language::Go, text, false)
+    );
 }
 
 #[test]
