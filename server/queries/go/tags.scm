@@ -45,7 +45,7 @@
   name: (field_identifier) @name @definition.field)
 (interface_type
   (method_elem
-    name: (field_identifier) @name) @definition.method)
+    name: (field_identifier) @name) @definition.method @signature)
 
 ; Package-level constants and variables (not locals), grouped or not; as for fields,
 ; `var a, b = 1, 2` defines `a` through the spec and `b` through its name.

@@ -9,7 +9,7 @@
   body: (block) @body) @definition.function
 (function_signature_item
   (visibility_modifier)? @exported
-  name: (identifier) @name) @definition.function
+  name: (identifier) @name) @definition.function @signature
 
 ; Types. A tuple struct has no body node (its fields are its first line).
 (struct_item

@@ -28,12 +28,12 @@
     name: (_) @name) @definition.field)
 (interface_body
   (method_signature
-    name: (_) @name) @definition.method)
+    name: (_) @name) @definition.method @signature)
 (type_alias_declaration
   value: (object_type
     [
       (property_signature name: (_) @name) @definition.field
-      (method_signature name: (_) @name) @definition.method
+      (method_signature name: (_) @name) @definition.method @signature
     ]))
 
 ; Class members: fields (a field holding a function is a method), overload signatures,
@@ -50,14 +50,14 @@
     name: (_) @name) @definition.field)
 (class_body
   (method_signature
-    name: (_) @name) @definition.method)
+    name: (_) @name) @definition.method @signature)
 (class_body
   (abstract_method_signature
-    name: (_) @name) @definition.method)
+    name: (_) @name) @definition.method @signature)
 
 ; `declare function f(): T;` and overload signatures.
 (function_signature
-  name: (identifier) @name) @definition.function
+  name: (identifier) @name) @definition.function @signature
 
 ; Namespaces and modules: `namespace A.B {}`, `module M {}`, `declare module 'm' {}`.
 (internal_module

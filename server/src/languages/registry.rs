@@ -22,6 +22,10 @@ pub enum CaptureRole {
     Doc,
     /// `@body`: the body; the signature is the definition's text before it.
     Body,
+    /// `@signature`: a declaration without a body whose signature ends where this node ends
+    /// (a TypeScript overload, a trait method signature); without `@body` or `@signature`
+    /// the signature is the first line.
+    Signature,
     /// `@exported`: the definition is public (`pub`, `export`).
     Exported,
     /// `@test`: test code when the file is a test file (`test_*` in Python, `TestXxx` in Go).
@@ -76,6 +80,7 @@ impl CaptureRole {
             "name" => CaptureRole::Name,
             "doc" => CaptureRole::Doc,
             "body" => CaptureRole::Body,
+            "signature" => CaptureRole::Signature,
             "exported" => CaptureRole::Exported,
             "test" => CaptureRole::Test,
             "test.always" => CaptureRole::TestAlways,

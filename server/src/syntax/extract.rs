@@ -32,6 +32,7 @@ struct DefBuilder<'tree> {
     /// The name and the index of the pattern that set it.
     name: Option<(usize, Node<'tree>)>,
     body: Option<Node<'tree>>,
+    signature_end: Option<Node<'tree>>,
     container: Option<Node<'tree>>,
     doc: Option<Node<'tree>>,
     exported: bool,
@@ -105,10 +106,10 @@ fn collect_match<'tree>(
             CaptureRole::Definition(_)
             | CaptureRole::DefinitionTest
             | CaptureRole::Reference { .. }
-            | CaptureRole::Import => {
-                if primary.is_none() {
-                    primary = Some((role, capture.node));
-                }
+            | CaptureRole::Import
+                if primary.is_none() =>
+            {
+                primary = Some((role, capture.node));
             }
             CaptureRole::Name if name.is_none() => name = Some(capture.node),
             _ => {}
@@ -142,6 +143,7 @@ fn collect_match<'tree>(
             for capture in query_match.captures() {
                 match config.roles[capture.index as usize] {
                     CaptureRole::Body => builder.body = Some(capture.node),
+                    CaptureRole::Signature => builder.signature_end = Some(capture.node),
                     CaptureRole::Container => builder.container = Some(capture.node),
                     CaptureRole::Doc => builder.doc = Some(capture.node),
                     CaptureRole::Exported => builder.exported = true,
@@ -246,7 +248,7 @@ fn assemble_defs(
             range: TextRange::new(leading_start, outer.end_byte()),
             name_range: node_range_of(name_node),
             parent,
-            signature: signature(config, node, outer, builder.body, text).into_boxed_str(),
+            signature: signature(config, node, outer, builder, text).into_boxed_str(),
             doc: doc.map(String::into_boxed_str),
             exported,
             test,
@@ -289,11 +291,14 @@ fn outermost_wrapper<'tree>(config: &LanguageConfig, node: Node<'tree>) -> Node<
             break;
         }
         // A grouped declaration (`const (...)`, `let a = 1, b = 2`) wraps several
-        // definitions; its comments are not one definition's.
-        let n_defining_children = (0..parent.named_child_count())
-            .filter_map(|idx| parent.named_child(idx as u32))
+        // definitions; its comments are not one definition's. (A cursor, and no counting
+        // past two: a generated `const (...)` block holds thousands of specs.)
+        let mut cursor = parent.walk();
+        let n_defining_children = parent
+            .named_children(&mut cursor)
             .filter(|child| !config.comment_kinds.contains(&child.kind()))
             .filter(|child| child.kind() != "decorator")
+            .take(2)
             .count();
         if n_defining_children > 1 {
             break;
@@ -361,25 +366,27 @@ fn leading_trivia<'text>(
     (start, comments)
 }
 
-/// The declaration up to its body (or its first line when it has none), on one line.
-/// It starts with the wrappers that belong to the definition (`export`, Go's `type`), after
-/// their decorators, attributes and comments. Comments between the header and the body are
-/// left out; the body may be nested (the arrow function's block in `const f = () => {}`).
+/// The declaration up to its body (or up to its `@signature` node, or its first line), on
+/// one line. It starts with the wrappers that belong to the definition (`export`, Go's
+/// `type`), after their decorators, attributes and comments. Comments between the header and
+/// the body are left out; the body may be nested (the block in `const f = () => {}`).
 fn signature(
     config: &LanguageConfig,
     node: Node<'_>,
     outer: Node<'_>,
-    body: Option<Node<'_>>,
+    builder: &DefBuilder<'_>,
     text: &str,
 ) -> String {
     let start = signature_start(config, outer);
-    let raw = match body {
-        Some(body)
-            if body.start_byte() >= node.start_byte() && body.end_byte() <= node.end_byte() =>
-        {
+    let within = |inner: Node<'_>| {
+        inner.start_byte() >= node.start_byte() && inner.end_byte() <= node.end_byte()
+    };
+    let raw = match (builder.body, builder.signature_end) {
+        (Some(body), _) if within(body) => {
             let header_end = header_end(config, node, body).max(start);
             &text[start..header_end]
         }
+        (_, Some(end)) if within(end) => &text[start..end.end_byte().max(start)],
         _ => {
             let full = &text[start..node.end_byte()];
             full.split('\n').next().unwrap_or(full)

@@ -666,3 +666,19 @@ export class AppComponent {
 "#,
     );
 }
+
+#[test]
+fn multi_line_declarations_without_body_keep_their_whole_signature() {
+    let typescript = "export class Stream<T> {\n  pipe<A>(\n    op1: Op<T, A>,\n  ): Stream<A>;\n  pipe(...ops: Op[]): Stream<any> {\n    return this;\n  }\n}\ndeclare function load(\n  path: string,\n): Promise<string>;\n";
+    let rust = "pub trait Store {\n    fn get(\n        &self,\n        key: &str,\n    ) -> Option<u8>;\n}\n";
+    let go = "package p\n\ntype Store interface {\n\tGet(\n\t\tkey string,\n\t) (int, error)\n}\n";
+    insta::assert_snapshot!(
+        "bodiless_signatures",
+        [
+            render(Language::TypeScript, typescript, false),
+            render(Language::Rust, rust, false),
+            render(Language::Go, go, false),
+        ]
+        .join("---\n")
+    );
+}
