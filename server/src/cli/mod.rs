@@ -4,7 +4,7 @@
 //! human output by default, stable JSON with `--json`.
 
 mod bench;
-mod commands;
+pub mod commands;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
