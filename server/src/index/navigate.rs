@@ -111,13 +111,26 @@ impl Index {
                 .derived()
                 .modules
                 .go_package_files(data.root, &data.path);
+            let before = acc.len();
             for def in self.defs_named(name) {
                 if package.contains(&def.file) && self.def(*def).is_some_and(|d| d.parent.is_none())
                 {
                     acc.push(*def);
                 }
             }
+            self.sort_by_location(file, &mut acc[before..]);
         }
+    }
+
+    /// Sorts candidates of equal standing: `from`'s own first, then by path and position,
+    /// so that answers do not depend on the order files were added in (`defs_by_name`
+    /// lists them in that order).
+    fn sort_by_location(&self, from: FileId, defs: &mut [DefId]) {
+        defs.sort_by_cached_key(|def_id| {
+            let path = self.file(def_id.file).map(|data| data.path.clone());
+            let start = self.def(*def_id).map(|def| def.range.start);
+            (def_id.file != from, path, start)
+        });
     }
 
     /// Follows the import of `file` that binds `name`; returns whether one did.
@@ -218,7 +231,7 @@ impl Index {
                 if !(container_def.kind.is_type() || container_def.kind == DefKind::Impl) {
                     continue;
                 }
-                self.members_of_type(&container_def.name.clone(), name, acc);
+                self.members_of_type(file, &container_def.name.clone(), name, acc);
                 if !acc.is_empty() {
                     return;
                 }
@@ -279,12 +292,14 @@ impl Index {
             }
         }
         if type_name.chars().next().is_some_and(char::is_uppercase) {
-            self.members_of_type(type_name, name, acc);
+            self.members_of_type(file, type_name, name, acc);
         }
     }
 
     /// Definitions named `member` whose container is a type (or impl) named `type_name`.
-    fn members_of_type(&self, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
+    /// Members in `from` come first, then the others by path.
+    fn members_of_type(&self, from: FileId, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
+        let before = acc.len();
         for def_id in self.defs_named(member) {
             let Some(def) = self.def(*def_id) else {
                 continue;
@@ -302,6 +317,7 @@ impl Index {
                 acc.push(*def_id);
             }
         }
+        self.sort_by_location(from, &mut acc[before..]);
     }
 
     /// Every definition named `name`, ranked: callables for member access, the importer's

@@ -114,6 +114,13 @@ impl ModuleMap {
                 _ => {}
             }
         }
+        // Path order, not id order, so that resolution does not depend on the order files
+        // were added in.
+        let by_path = |files: &mut Vec<FileId>| {
+            files.sort_by_cached_key(|file| index.file(*file).map(|data| data.path.clone()));
+        };
+        map.python.values_mut().for_each(by_path);
+        map.go_dirs.values_mut().for_each(by_path);
         map
     }
 

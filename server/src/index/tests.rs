@@ -186,3 +186,31 @@ def f():
         ],
     );
 }
+
+#[test]
+fn goto_def_self_method_lists_the_current_file_first_then_by_path() {
+    // `b.py` is added first, so `defs_by_name` lists its `run` first.
+    check_definition(
+        r#"
+//- /b.py
+class Job:
+    def run(self):
+        pass
+//- /a.py
+class Job:
+    def run(self):
+        pass
+    def start(self):
+        self.r$0un()
+//- /c.py
+class Job:
+    def run(self):
+        pass
+"#,
+        &[
+            "a.py:run (method)",
+            "b.py:run (method)",
+            "c.py:run (method)",
+        ],
+    );
+}
