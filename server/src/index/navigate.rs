@@ -47,7 +47,19 @@ impl Index {
                 file: pos.file,
                 idx: idx as u32,
             };
-            return self.nav_target(def).into_iter().collect();
+            if data.syntax.defs[idx].kind != DefKind::Impl {
+                return self.nav_target(def).into_iter().collect();
+            }
+            // An impl block is named by the type it implements: go to that type.
+            let name = &*data.syntax.defs[idx].name;
+            let mut res = Vec::new();
+            self.scope_candidates(pos.file, pos.offset, name, &mut res);
+            if res.iter().all(|candidate| self.is_impl(*candidate)) {
+                res = self.ranked_global(pos.file, name, false);
+            }
+            res.retain(|candidate| !self.is_impl(*candidate));
+            res.push(def);
+            return self.dedup_targets(res);
         }
         let Some(reference) = ref_at(&data.syntax.refs, pos.offset) else {
             return Vec::new();
@@ -64,11 +76,19 @@ impl Index {
         if res.is_empty() {
             res = self.ranked_global(pos.file, name, reference.receiver.is_some());
         }
+        self.dedup_targets(res)
+    }
+
+    fn dedup_targets(&self, defs: Vec<DefId>) -> Vec<NavTarget> {
         let mut seen = FxHashSet::default();
-        res.into_iter()
+        defs.into_iter()
             .filter(|def| seen.insert(*def))
             .filter_map(|def| self.nav_target(def))
             .collect()
+    }
+
+    fn is_impl(&self, def: DefId) -> bool {
+        self.def(def).is_some_and(|data| data.kind == DefKind::Impl)
     }
 
     /// Candidates for a name with no receiver: enclosing scopes, the file, imports, the

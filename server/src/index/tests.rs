@@ -214,3 +214,40 @@ class Job:
         ],
     );
 }
+
+#[test]
+fn goto_def_on_an_impl_header_goes_to_the_type() {
+    check_definition(
+        r#"
+//- /src/lib.rs
+pub struct MemStore;
+impl MemStore {
+    pub fn new() -> MemStore {
+        MemStore
+    }
+}
+impl std::fmt::Display for Mem$0Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Ok(())
+    }
+}
+"#,
+        &["src/lib.rs:MemStore (struct)"],
+    );
+}
+
+#[test]
+fn python_unicode_upper_case_module_names_are_constants() {
+    check_definition(
+        "//- /sizing.py\nGRÖSSEN_GRE$0NZEN = [(160, \"XS\")]\n",
+        &["sizing.py:GRÖSSEN_GRENZEN (constant)"],
+    );
+    check_definition(
+        "//- /sizing.py\ngrößen_t$0abelle = []\n",
+        &["sizing.py:größen_tabelle (variable)"],
+    );
+    check_definition(
+        "//- /sizing.py\nMAX_2$0 = 2\n",
+        &["sizing.py:MAX_2 (constant)"],
+    );
+}
