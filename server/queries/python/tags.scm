@@ -21,15 +21,16 @@
 (class_definition
   name: (identifier) @test (#match? @test "^Test")) @definition.class
 
-; Module-level assignments: UPPER_CASE names are constants, the rest variables.
+; Module-level assignments: UPPER_CASE names (Unicode upper case included) are constants,
+; the rest variables.
 (module
   (expression_statement
     (assignment left: (identifier) @name) @definition.constant)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  (#match? @name "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$"))
 (module
   (expression_statement
     (assignment left: (identifier) @name) @definition.variable)
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  (#not-match? @name "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$"))
 
 ; Class attributes (dataclass and model fields).
 (class_definition

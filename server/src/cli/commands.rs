@@ -81,7 +81,7 @@ pub(crate) fn peak_rss_bytes() -> Option<u64> {
 }
 
 #[derive(Serialize, Default, Clone, Copy)]
-pub(crate) struct LanguageCounts {
+pub struct LanguageCounts {
     pub files: usize,
     pub bytes: u64,
     pub definitions: usize,
@@ -101,7 +101,7 @@ struct IndexReport {
     peak_rss_bytes: Option<u64>,
 }
 
-pub(crate) fn count_by_language(
+pub fn count_by_language(
     index: &Index,
 ) -> (BTreeMap<&'static str, LanguageCounts>, LanguageCounts) {
     let mut languages: BTreeMap<&'static str, LanguageCounts> = BTreeMap::new();
@@ -206,7 +206,7 @@ struct SymbolOut {
 }
 
 /// The container path of a definition (`Outer.Inner`), by following parents.
-pub(crate) fn container_path(defs: &[Def], def: &Def) -> Option<String> {
+pub fn container_path(defs: &[Def], def: &Def) -> Option<String> {
     let mut names = Vec::new();
     let mut parent = def.parent;
     while let Some(idx) = parent {
@@ -374,7 +374,7 @@ pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<
 }
 
 #[derive(Serialize)]
-pub(crate) struct OutlineNode {
+pub struct OutlineNode {
     name: String,
     kind: &'static str,
     line: u32,
@@ -386,7 +386,7 @@ pub(crate) struct OutlineNode {
     children: Vec<OutlineNode>,
 }
 
-pub(crate) fn outline_tree(defs: &[Def], line_index: &crate::base::LineIndex) -> Vec<OutlineNode> {
+pub fn outline_tree(defs: &[Def], line_index: &crate::base::LineIndex) -> Vec<OutlineNode> {
     fn build(
         defs: &[Def],
         line_index: &crate::base::LineIndex,
@@ -410,7 +410,7 @@ pub(crate) fn outline_tree(defs: &[Def], line_index: &crate::base::LineIndex) ->
     build(defs, line_index, None)
 }
 
-pub(crate) fn render_outline(nodes: &[OutlineNode], depth: usize, out: &mut String) {
+pub fn render_outline(nodes: &[OutlineNode], depth: usize, out: &mut String) {
     for node in nodes {
         writeln!(
             out,

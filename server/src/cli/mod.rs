@@ -4,7 +4,7 @@
 //! human output by default, stable JSON with `--json`.
 
 mod bench;
-mod commands;
+pub mod commands;
 pub mod context;
 
 use std::ffi::OsString;

@@ -40,15 +40,21 @@ impl ImportGraph {
             }
             graph.imports[file.0 as usize] = targets;
         }
+        // Lists are in path order, so that they do not depend on the order files were
+        // added in.
+        let path_of = |file: &FileId| index.file(*file).map(|data| (data.root, data.path.clone()));
+        for files in graph.imports.iter_mut().chain(graph.importers.iter_mut()) {
+            files.sort_by_cached_key(path_of);
+        }
         graph
     }
 
-    /// Files that `file` imports.
+    /// Files that `file` imports, in path order.
     pub fn imports(&self, file: FileId) -> &[FileId] {
         self.imports.get(file.0 as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// Files that import `file`.
+    /// Files that import `file`, in path order.
     pub fn importers(&self, file: FileId) -> &[FileId] {
         self.importers
             .get(file.0 as usize)

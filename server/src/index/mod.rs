@@ -5,6 +5,7 @@
 //! calls the tables equal those of a fresh build over the same files (checked by a
 //! property test). No LSP types; offsets are bytes; no IO outside `walk`.
 
+mod dump;
 mod file;
 mod graph;
 mod navigate;
@@ -194,12 +195,13 @@ impl Index {
         self.file(def.file)?.syntax.defs.get(def.idx as usize)
     }
 
-    /// Definitions with exactly this name.
+    /// Definitions with exactly this name, in no defined order (it depends on the order
+    /// files were added in); sort them if it matters.
     pub fn defs_named(&self, name: &str) -> &[DefId] {
         self.defs_by_name.get(name).map_or(&[], Vec::as_slice)
     }
 
-    /// Definitions whose name equals `name` ignoring case.
+    /// Definitions whose name equals `name` ignoring case, in path order.
     pub fn defs_named_ignore_case(&self, name: &str) -> Vec<DefId> {
         let lower = name.to_lowercase();
         let mut res: Vec<DefId> = self
@@ -209,11 +211,17 @@ impl Index {
             .flatten()
             .flat_map(|exact| self.defs_named(exact).iter().copied())
             .collect();
-        res.sort_unstable();
+        res.sort_by_cached_key(|def| {
+            let path = self
+                .file(def.file)
+                .map(|data| (data.root, data.path.clone()));
+            (path, def.idx)
+        });
         res
     }
 
-    /// Files containing a reference to `name`.
+    /// Files containing a reference to `name`, in no defined order (it depends on the order
+    /// files were added in); sort them if it matters.
     pub fn files_referencing(&self, name: &str) -> &[FileId] {
         self.refs_by_name.get(name).map_or(&[], Vec::as_slice)
     }

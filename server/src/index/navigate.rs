@@ -47,7 +47,19 @@ impl Index {
                 file: pos.file,
                 idx: idx as u32,
             };
-            return self.nav_target(def).into_iter().collect();
+            if data.syntax.defs[idx].kind != DefKind::Impl {
+                return self.nav_target(def).into_iter().collect();
+            }
+            // An impl block is named by the type it implements: go to that type.
+            let name = &*data.syntax.defs[idx].name;
+            let mut res = Vec::new();
+            self.scope_candidates(pos.file, pos.offset, name, &mut res);
+            if res.iter().all(|candidate| self.is_impl(*candidate)) {
+                res = self.ranked_global(pos.file, name, false);
+            }
+            res.retain(|candidate| !self.is_impl(*candidate));
+            res.push(def);
+            return self.dedup_targets(res);
         }
         let Some(reference) = ref_at(&data.syntax.refs, pos.offset) else {
             return Vec::new();
@@ -64,11 +76,19 @@ impl Index {
         if res.is_empty() {
             res = self.ranked_global(pos.file, name, reference.receiver.is_some());
         }
+        self.dedup_targets(res)
+    }
+
+    fn dedup_targets(&self, defs: Vec<DefId>) -> Vec<NavTarget> {
         let mut seen = FxHashSet::default();
-        res.into_iter()
+        defs.into_iter()
             .filter(|def| seen.insert(*def))
             .filter_map(|def| self.nav_target(def))
             .collect()
+    }
+
+    fn is_impl(&self, def: DefId) -> bool {
+        self.def(def).is_some_and(|data| data.kind == DefKind::Impl)
     }
 
     /// Candidates for a name with no receiver: enclosing scopes, the file, imports, the
@@ -111,13 +131,26 @@ impl Index {
                 .derived()
                 .modules
                 .go_package_files(data.root, &data.path);
+            let before = acc.len();
             for def in self.defs_named(name) {
                 if package.contains(&def.file) && self.def(*def).is_some_and(|d| d.parent.is_none())
                 {
                     acc.push(*def);
                 }
             }
+            self.sort_by_location(file, &mut acc[before..]);
         }
+    }
+
+    /// Sorts candidates of equal standing: `from`'s own first, then by path and position,
+    /// so that answers do not depend on the order files were added in (`defs_by_name`
+    /// lists them in that order).
+    fn sort_by_location(&self, from: FileId, defs: &mut [DefId]) {
+        defs.sort_by_cached_key(|def_id| {
+            let path = self.file(def_id.file).map(|data| data.path.clone());
+            let start = self.def(*def_id).map(|def| def.range.start);
+            (def_id.file != from, path, start)
+        });
     }
 
     /// Follows the import of `file` that binds `name`; returns whether one did.
@@ -218,7 +251,7 @@ impl Index {
                 if !(container_def.kind.is_type() || container_def.kind == DefKind::Impl) {
                     continue;
                 }
-                self.members_of_type(&container_def.name.clone(), name, acc);
+                self.members_of_type(file, &container_def.name.clone(), name, acc);
                 if !acc.is_empty() {
                     return;
                 }
@@ -257,7 +290,7 @@ impl Index {
         }
         // `Type.name`, `Type::name`, `crate::module::name`.
         let last_segment = receiver
-            .rsplit(|ch: char| ch == '.' || ch == ':')
+            .rsplit(['.', ':'])
             .find(|segment| !segment.is_empty())
             .unwrap_or(receiver);
         let type_name = last_segment.split('<').next().unwrap_or(last_segment);
@@ -279,17 +312,20 @@ impl Index {
             }
         }
         if type_name.chars().next().is_some_and(char::is_uppercase) {
-            self.members_of_type(type_name, name, acc);
+            self.members_of_type(file, type_name, name, acc);
         }
     }
 
     /// Definitions named `member` whose container is a type (or impl) named `type_name`.
-    fn members_of_type(&self, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
+    /// Members in `from` come first, then the others by path.
+    fn members_of_type(&self, from: FileId, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
+        let before = acc.len();
         for def_id in self.defs_named(member) {
             if self.container_name(*def_id) == Some(type_name) {
                 acc.push(*def_id);
             }
         }
+        self.sort_by_location(from, &mut acc[before..]);
     }
 
     /// Every definition named `name`, ranked: callables for member access, the importer's

@@ -106,14 +106,27 @@ impl ModuleMap {
                 Language::Rust => {
                     if let Some((crate_dir, module)) = rust_module_of(&crate_dirs, data.root, path)
                     {
-                        map.rust_modules
-                            .insert((data.root, crate_dir.clone(), module.join("::")), file);
+                        // Two files can claim one module (`lib.rs` and `main.rs`, `a.rs`
+                        // and `a/mod.rs`); the first path wins, whatever the id order.
+                        let key = (data.root, crate_dir.clone(), module.join("::"));
+                        let slot = map.rust_modules.entry(key).or_insert(file);
+                        let holder = index.file(*slot).map(|holder| &holder.path);
+                        if holder.is_some_and(|holder| **holder > *data.path) {
+                            *slot = file;
+                        }
                         map.rust_file_modules.insert(file, (crate_dir, module));
                     }
                 }
                 _ => {}
             }
         }
+        // Path order, not id order, so that resolution does not depend on the order files
+        // were added in.
+        let by_path = |files: &mut Vec<FileId>| {
+            files.sort_by_cached_key(|file| index.file(*file).map(|data| data.path.clone()));
+        };
+        map.python.values_mut().for_each(by_path);
+        map.go_dirs.values_mut().for_each(by_path);
         map
     }
 

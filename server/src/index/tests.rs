@@ -186,3 +186,68 @@ def f():
         ],
     );
 }
+
+#[test]
+fn goto_def_self_method_lists_the_current_file_first_then_by_path() {
+    // `b.py` is added first, so `defs_by_name` lists its `run` first.
+    check_definition(
+        r#"
+//- /b.py
+class Job:
+    def run(self):
+        pass
+//- /a.py
+class Job:
+    def run(self):
+        pass
+    def start(self):
+        self.r$0un()
+//- /c.py
+class Job:
+    def run(self):
+        pass
+"#,
+        &[
+            "a.py:run (method)",
+            "b.py:run (method)",
+            "c.py:run (method)",
+        ],
+    );
+}
+
+#[test]
+fn goto_def_on_an_impl_header_goes_to_the_type() {
+    check_definition(
+        r#"
+//- /src/lib.rs
+pub struct MemStore;
+impl MemStore {
+    pub fn new() -> MemStore {
+        MemStore
+    }
+}
+impl std::fmt::Display for Mem$0Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Ok(())
+    }
+}
+"#,
+        &["src/lib.rs:MemStore (struct)"],
+    );
+}
+
+#[test]
+fn python_unicode_upper_case_module_names_are_constants() {
+    check_definition(
+        "//- /sizing.py\nGRÖSSEN_GRE$0NZEN = [(160, \"XS\")]\n",
+        &["sizing.py:GRÖSSEN_GRENZEN (constant)"],
+    );
+    check_definition(
+        "//- /sizing.py\ngrößen_t$0abelle = []\n",
+        &["sizing.py:größen_tabelle (variable)"],
+    );
+    check_definition(
+        "//- /sizing.py\nMAX_2$0 = 2\n",
+        &["sizing.py:MAX_2 (constant)"],
+    );
+}

@@ -1,0 +1,270 @@
+//! End-to-end tests of the `codectx` command line: the built binary run on fixture repos and
+//! on scratch repos made in a temp directory, checking output, exit codes and what discovery
+//! skips.
+
+use codectx_e2e::{copy_tree, fixture_repo, line_col_of, run, run_in, TempDir};
+
+fn py_shop() -> String {
+    fixture_repo("py_shop").display().to_string()
+}
+
+#[track_caller]
+fn assert_usage_error(args: &[&str], message: &str) {
+    let out = run(args);
+    assert_eq!(out.code, 2, "exit code of {args:?}: {out:#?}");
+    assert!(
+        out.stderr.contains(message),
+        "stderr of {args:?} should contain {message:?}: {out:#?}"
+    );
+    assert!(out.stdout.is_empty(), "stdout of {args:?}: {out:#?}");
+}
+
+#[test]
+fn index_json_counts_languages_and_skipped_vendored_dirs() {
+    let repo = TempDir::new("index");
+    copy_tree(&fixture_repo("py_shop"), repo.path());
+    repo.write("vendor/six.py", "def vendored_marker():\n    pass\n");
+    repo.write("node_modules/left-pad/index.js", "function leftPad() {}\n");
+    let out = run(&[
+        "index",
+        "--json",
+        "--root",
+        &repo.path().display().to_string(),
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    let python = &report["languages"]["python"];
+    assert!(python["files"].as_u64().unwrap() > 10, "{report:#}");
+    assert!(python["definitions"].as_u64().unwrap() > 100, "{report:#}");
+    assert_eq!(report["total"]["files"], python["files"], "{report:#}");
+    for field in ["bytes", "imports", "references", "files_with_syntax_errors"] {
+        assert!(python[field].is_u64(), "{field}: {report:#}");
+    }
+    assert_eq!(report["skipped"]["vendored-dir"], 2, "{report:#}");
+    assert!(report["wall_ms"].is_f64(), "{report:#}");
+}
+
+#[test]
+fn index_human_output_lists_languages_and_skips() {
+    let out = run(&["index", "--root", &py_shop()]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(out.stdout.contains("python"), "{out:#?}");
+    assert!(out.stdout.contains("total"), "{out:#?}");
+    assert!(out.stdout.contains("skipped: none"), "{out:#?}");
+}
+
+#[test]
+fn symbols_ranks_the_exact_match_first_in_human_and_json_output() {
+    let out = run(&["symbols", "OrderService", "--root", &py_shop()]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let first = out.stdout.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("class")
+            && first.contains("OrderService")
+            && first.contains("shop/services/order_service.py:"),
+        "{out:#?}"
+    );
+
+    let out = run(&["symbols", "plc_ord", "--root", &py_shop(), "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let hits = out.json();
+    assert_eq!(hits[0]["name"], "place_order", "{hits:#}");
+    assert_eq!(hits[0]["kind"], "method", "{hits:#}");
+    assert_eq!(hits[0]["container"], "OrderService", "{hits:#}");
+    assert_eq!(
+        hits[0]["path"], "shop/services/order_service.py",
+        "{hits:#}"
+    );
+    assert_eq!(hits[0]["match"], "hump", "{hits:#}");
+}
+
+#[test]
+fn definition_jumps_across_files_in_human_and_json_output() {
+    let views = std::fs::read_to_string(fixture_repo("py_shop").join("shop/api/views.py")).unwrap();
+    let (line, col) = line_col_of(&views, "service.place_or$0der(cart)");
+    let location = format!("shop/api/views.py:{line}:{col}");
+    let service =
+        std::fs::read_to_string(fixture_repo("py_shop").join("shop/services/order_service.py"))
+            .unwrap();
+    let (def_line, def_col) = line_col_of(&service, "def $0place_order(");
+
+    let out = run(&["definition", &location, "--root", &py_shop()]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let expected =
+        format!("shop/services/order_service.py:{def_line}:{def_col}  method place_order");
+    assert!(
+        out.stdout.starts_with(&expected),
+        "expected {expected:?}: {out:#?}"
+    );
+
+    let out = run(&["definition", &location, "--root", &py_shop(), "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let targets = out.json();
+    assert_eq!(
+        targets[0]["path"], "shop/services/order_service.py",
+        "{targets:#}"
+    );
+    assert_eq!(targets[0]["line"], def_line, "{targets:#}");
+    assert_eq!(targets[0]["column"], def_col, "{targets:#}");
+    assert_eq!(targets[0]["container"], "OrderService", "{targets:#}");
+}
+
+#[test]
+fn definition_columns_count_characters_not_bytes() {
+    let repo = TempDir::new("columns");
+    let text = "def helper():\n    return 1\n\n\nlabel = \"héllo wörld ✓\" + str(helper())\n";
+    repo.write("app.py", text);
+    let (line, col) = line_col_of(text, "str(hel$0per())");
+    let byte_col = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .find("helper()")
+        .unwrap()
+        + 1;
+    assert!(
+        byte_col > col,
+        "the line has multi-byte characters before the name"
+    );
+    let root = repo.path().display().to_string();
+
+    let out = run(&[
+        "definition",
+        &format!("app.py:{line}:{col}"),
+        "--root",
+        &root,
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let targets = out.json();
+    assert_eq!(targets[0]["name"], "helper", "{targets:#}");
+    assert_eq!(targets[0]["line"], 1, "{targets:#}");
+    assert_eq!(targets[0]["column"], 5, "{targets:#}");
+}
+
+#[test]
+fn definition_accepts_absolute_and_dot_relative_paths() {
+    let repo = fixture_repo("py_shop");
+    let db = std::fs::read_to_string(repo.join("shop/db.py")).unwrap();
+    let (line, col) = line_col_of(&db, "def conn$0ect(self)");
+    for path in [
+        repo.join("shop/db.py").display().to_string(),
+        "./shop/db.py".to_owned(),
+    ] {
+        let out = run_in(
+            &repo,
+            &["definition", &format!("{path}:{line}:{col}"), "--json"],
+        );
+        assert_eq!(out.code, 0, "{path}: {out:#?}");
+        assert_eq!(out.json()[0]["name"], "connect", "{path}: {out:#?}");
+    }
+}
+
+#[test]
+fn outline_prints_the_definition_tree_of_one_file() {
+    let path = fixture_repo("py_shop").join("shop/db.py");
+    let out = run(&["outline", &path.display().to_string()]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(out.stdout.contains("\nclass DatabaseClient  "), "{out:#?}");
+    assert!(out.stdout.contains("\n  method connect  "), "{out:#?}");
+
+    let out = run(&["outline", &path.display().to_string(), "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let tree = out.json();
+    let client = tree
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|node| node["name"] == "DatabaseClient")
+        .expect("DatabaseClient is a top-level node");
+    assert!(
+        client["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|child| child["name"] == "connect" && child["kind"] == "method"),
+        "{tree:#}"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_with_2_and_say_why_on_stderr() {
+    let missing = std::env::temp_dir().join("codectx-e2e-no-such-root");
+    assert_usage_error(
+        &["index", "--root", &missing.display().to_string()],
+        "root ",
+    );
+    assert_usage_error(
+        &["definition", "shop/db.py:x:1", "--root", &py_shop()],
+        "expected PATH:LINE:COL",
+    );
+    assert_usage_error(
+        &["definition", "shop/db.py:0:1", "--root", &py_shop()],
+        "expected PATH:LINE:COL",
+    );
+    assert_usage_error(
+        &["definition", "shop/db.py", "--root", &py_shop()],
+        "expected PATH:LINE:COL",
+    );
+    assert_usage_error(
+        &["definition", "shop/nope.py:1:1", "--root", &py_shop()],
+        "not an indexed file",
+    );
+    let readme = fixture_repo("py_shop").join("README.md");
+    assert_usage_error(
+        &["outline", &readme.display().to_string()],
+        "not a supported source file",
+    );
+    assert_usage_error(&["index", "--bogus"], "unexpected argument '--bogus'");
+    assert_usage_error(&[], "no command given");
+}
+
+/// A scratch repo with one good file and one file of each kind discovery must skip.
+#[cfg(unix)]
+#[test]
+fn large_binary_non_utf8_and_outside_symlinked_files_are_skipped_unread() {
+    let outside = TempDir::new("outside");
+    let secret = outside.write("secret.py", "def outside_marker():\n    pass\n");
+    let fifo = outside.path().join("fifo.py");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+
+    let repo = TempDir::new("skips");
+    repo.write("ok.py", "def ok_marker():\n    pass\n");
+    let mut big = String::from("def big_marker():\n    pass\n");
+    while big.len() <= 1024 * 1024 {
+        big.push_str("# padding padding padding padding padding padding padding padding\n");
+    }
+    repo.write("big.py", big);
+    repo.write("blob.py", b"def binary_marker():\n    pass\n\x00\x01\x02\n");
+    repo.write("latin1.py", b"def latin_marker():\n    return 'caf\xe9'\n");
+    std::os::unix::fs::symlink(&secret, repo.path().join("linked.py")).unwrap();
+    // Opening a FIFO blocks until someone writes to it, so reading it would hang the run.
+    std::os::unix::fs::symlink(&fifo, repo.path().join("pipe.py")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.path().join("outside_dir")).unwrap();
+    let root = repo.path().display().to_string();
+
+    let out = run(&["index", "--json", "--root", &root]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    assert_eq!(report["languages"]["python"]["files"], 1, "{report:#}");
+    let skipped = &report["skipped"];
+    assert_eq!(skipped["too-large"], 1, "{report:#}");
+    assert_eq!(skipped["binary"], 1, "{report:#}");
+    assert_eq!(skipped["not-utf8"], 1, "{report:#}");
+    assert_eq!(skipped["symlink"], 2, "{report:#}");
+
+    let out = run(&["symbols", "marker", "--json", "--root", &root]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let hits = out.json();
+    let names: Vec<&str> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ok_marker"], "{out:#?}");
+}
