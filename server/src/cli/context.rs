@@ -107,7 +107,10 @@ pub(super) fn context(
         ))
     })?;
     let dir = resolve_root(root)?;
+    // The BPE tables load while the repository is indexed.
+    let warm = std::thread::spawn(move || crate::engine::tokens::warm_up(tokenizer));
     let index = Index::build(vec![dir.clone()], &index_config(root));
+    let _ = warm.join();
     let mut request = ContextRequest::new(task);
     request.budget = budget;
     request.format = format;

@@ -58,7 +58,7 @@ fn looks_like_code(word: &str) -> bool {
             .all(|ch| ch.is_uppercase() || ch.is_ascii_digit());
     inner_underscore
         || camel
-        || (acronym_word && chars.len() > 3 && chars.iter().any(|ch| *ch == '_'))
+        || (acronym_word && chars.len() > 3 && chars.contains(&'_'))
 }
 
 pub fn analyze(query: &str) -> QueryAnalysis {
@@ -98,9 +98,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
         let qualified = token.contains("::")
             || (token.contains('.') && token.split('.').all(is_identifier_like));
-        if qualified {
-            add_mention(&mut res, token, true);
-        } else if is_identifier_like(token) && looks_like_code(token) {
+        if qualified || (is_identifier_like(token) && looks_like_code(token)) {
             add_mention(&mut res, token, true);
         } else if is_identifier_like(token)
             && token.chars().next().is_some_and(char::is_uppercase)
