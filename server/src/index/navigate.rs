@@ -257,7 +257,7 @@ impl Index {
         }
         // `Type.name`, `Type::name`, `crate::module::name`.
         let last_segment = receiver
-            .rsplit(|ch: char| ch == '.' || ch == ':')
+            .rsplit(['.', ':'])
             .find(|segment| !segment.is_empty())
             .unwrap_or(receiver);
         let type_name = last_segment.split('<').next().unwrap_or(last_segment);

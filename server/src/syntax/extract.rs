@@ -99,10 +99,10 @@ fn collect_match<'tree>(
             CaptureRole::Definition(_)
             | CaptureRole::DefinitionTest
             | CaptureRole::Reference { .. }
-            | CaptureRole::Import => {
-                if primary.is_none() {
-                    primary = Some((role, capture.node));
-                }
+            | CaptureRole::Import
+                if primary.is_none() =>
+            {
+                primary = Some((role, capture.node));
             }
             CaptureRole::Name if name.is_none() => name = Some(capture.node),
             _ => {}
