@@ -371,3 +371,77 @@ impl Drop for Server {
         }
     }
 }
+
+/// The LSP position of a byte offset in `text` (UTF-8 or UTF-16 columns).
+pub fn position_at(text: &str, offset: usize, utf8: bool) -> Value {
+    let line = text[..offset].matches('\n').count();
+    let line_start = text[..offset].rfind('\n').map_or(0, |idx| idx + 1);
+    let prefix = &text[line_start..offset];
+    let character = if utf8 {
+        prefix.len()
+    } else {
+        prefix.chars().map(char::len_utf16).sum()
+    };
+    json!({"line": line, "character": character})
+}
+
+/// An open buffer mirrored on the test side: edits are applied here and sent as incremental
+/// `didChange` notifications in the negotiated encoding.
+pub struct Buffer {
+    pub uri: String,
+    pub text: String,
+    pub version: i64,
+    pub utf8: bool,
+}
+
+impl Buffer {
+    pub fn open(
+        server: &mut Server,
+        uri: String,
+        language_id: &str,
+        text: String,
+        utf8: bool,
+    ) -> Buffer {
+        server.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}}),
+        );
+        Buffer {
+            uri,
+            text,
+            version: 1,
+            utf8,
+        }
+    }
+
+    /// Replaces bytes `start..end` with `new_text`.
+    pub fn edit(&mut self, server: &mut Server, start: usize, end: usize, new_text: &str) {
+        let range = json!({
+            "start": position_at(&self.text, start, self.utf8),
+            "end": position_at(&self.text, end, self.utf8),
+        });
+        self.text.replace_range(start..end, new_text);
+        self.version += 1;
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": self.uri, "version": self.version},
+                   "contentChanges": [{"range": range, "text": new_text}]}),
+        );
+    }
+
+    /// Replaces the first occurrence of `needle`.
+    pub fn replace(&mut self, server: &mut Server, needle: &str, new_text: &str) {
+        let start = self
+            .text
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} not in buffer"));
+        self.edit(server, start, start + needle.len(), new_text);
+    }
+
+    pub fn close(self, server: &mut Server) {
+        server.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": self.uri}}),
+        );
+    }
+}
