@@ -5,11 +5,15 @@
 //! discovery, resolution, navigation) -> `syntax` (tree-sitter extraction) -> `languages`
 //! (grammars and `.scm` queries) -> `base` (ids, ranges, line indexes).
 //!
-//! `cli` is the command-line front end over `index` and `engine`.
+//! `documents` holds the open editor buffers (ropes, versions, trees) that `lsp` applies
+//! edits to; `lsp` is the language server, the only module that knows the protocol.
+//! `cli` is the command-line front end over `index`, `engine` and `lsp` (`codectx serve`).
 
 pub mod base;
 pub mod cli;
 pub mod engine;
+pub mod documents;
 pub mod index;
 pub mod languages;
+pub mod lsp;
 pub mod syntax;

@@ -1,204 +1,449 @@
-//! Support for the end-to-end tests: finding the built `codectx` binary, running it with a
-//! time limit, and scratch directories.
+//! A small JSON-RPC client that speaks LSP to a `codectx serve` child process over stdio, plus
+//! fixture helpers, for the end-to-end tests in `tests/tests/lsp_*.rs`.
 //!
-//! The binary is `<target dir>/<profile>/codectx`, next to the directory holding this test
-//! executable (so `CARGO_TARGET_DIR` and the profile are respected); `CODECTX_BIN` names
-//! another one when that is missing. Depending on the `codectx` package makes cargo build it.
-//!
-//! Invariant: writes only under the system temp directory.
+//! Invariant: every wait is bounded (a hung server fails the test instead of hanging it);
+//! requests the server sends to the client are answered like an editor would.
 
-use std::io::Read;
+pub mod cli_support;
+
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How long one run of the binary may take before it counts as hung.
-pub const RUN_TIME_LIMIT: Duration = Duration::from_secs(120);
+use serde_json::{json, Value};
 
-/// The workspace root (the parent of this crate).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the e2e crate is inside the workspace")
-        .to_owned()
+/// How long any single wait may take.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The server binary: `CODECTX_BIN` when set, else the one cargo built for the test.
+pub fn server_bin(built: &str) -> PathBuf {
+    std::env::var_os("CODECTX_BIN").map_or_else(|| PathBuf::from(built), PathBuf::from)
 }
 
-/// A fixture's repo directory (`fixtures/<name>/repo`).
-pub fn fixture_repo(name: &str) -> PathBuf {
-    workspace_root().join("fixtures").join(name).join("repo")
+/// The repository's `fixtures/` directory.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
-/// The `codectx` binary to test.
-pub fn codectx_bin() -> PathBuf {
-    let name = format!("codectx{}", std::env::consts::EXE_SUFFIX);
-    let mut candidates = Vec::new();
-    // `<target>/<profile>/deps/cli-<hash>`: the binary sits in `<target>/<profile>`.
-    if let Ok(exe) = std::env::current_exe() {
-        if let Some(profile_dir) = exe.parent().and_then(Path::parent) {
-            candidates.push(profile_dir.join(&name));
-        }
-    }
-    let profile = if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        "release"
-    };
-    let target_dir = match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => workspace_root().join(dir),
-        None => workspace_root().join("target"),
-    };
-    candidates.push(target_dir.join(profile).join(&name));
-    if let Some(bin) = candidates.iter().find(|candidate| candidate.is_file()) {
-        return bin.clone();
-    }
-    match std::env::var_os("CODECTX_BIN") {
-        Some(bin) => PathBuf::from(bin),
-        None => panic!(
-            "codectx binary not found at {candidates:?}; build it (cargo build -p codectx) or set CODECTX_BIN"
-        ),
-    }
-}
-
-/// What a run printed and how it exited.
-#[derive(Debug)]
-pub struct Output {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Output {
-    /// The standard output parsed as JSON.
-    #[track_caller]
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|err| panic!("stdout is not JSON ({err}): {self:#?}"))
-    }
-}
-
-/// Runs `codectx` with `args` in `cwd`; fails the test if it runs longer than
-/// [`RUN_TIME_LIMIT`] (a hung run means it blocked reading something it should not read).
-#[track_caller]
-pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
-    let mut child = Command::new(codectx_bin())
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("CODECTX_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|err| panic!("cannot run {}: {err}", codectx_bin().display()));
-    let mut stdout_pipe = child.stdout.take().expect("piped");
-    let mut stderr_pipe = child.stderr.take().expect("piped");
-    let stdout_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        stdout_pipe.read_to_string(&mut text).map(|_| text)
-    });
-    let stderr_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        stderr_pipe.read_to_string(&mut text).map(|_| text)
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for codectx") {
-            break status;
-        }
-        if started.elapsed() > RUN_TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("codectx {args:?} did not finish within {RUN_TIME_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Output {
-        code: status.code().unwrap_or(-1),
-        stdout: stdout_reader
-            .join()
-            .expect("reader thread")
-            .expect("stdout is UTF-8"),
-        stderr: stderr_reader
-            .join()
-            .expect("reader thread")
-            .expect("stderr is UTF-8"),
-    }
-}
-
-/// Runs `codectx` with `args` in the workspace root.
-#[track_caller]
-pub fn run(args: &[&str]) -> Output {
-    run_in(&workspace_root(), args)
-}
-
-/// A fresh directory under the system temp directory, removed when dropped.
-pub struct TempDir {
-    path: PathBuf,
-}
+/// A directory removed when dropped.
+pub struct TempDir(PathBuf);
 
 impl TempDir {
     pub fn new(label: &str) -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "codectx-e2e-{}-{}-{label}",
+        let dir = std::env::temp_dir().join(format!(
+            "codectx-e2e-{label}-{}-{}",
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
-        if path.exists() {
-            std::fs::remove_dir_all(&path).expect("stale temp dir is removable");
-        }
-        std::fs::create_dir_all(&path).expect("temp dir is creatable");
-        TempDir { path }
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir.canonicalize().expect("canonical temp dir"))
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Writes `bytes` to `rel_path`, creating parent directories.
-    pub fn write(&self, rel_path: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path.join(rel_path);
-        std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
-        std::fs::write(&path, bytes).expect("write");
-        path
+        &self.0
     }
 }
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
-/// Copies a directory tree (regular files and directories only).
-pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("readable dir") {
+/// Copies a directory tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
         let entry = entry.expect("dir entry");
-        let kind = entry.file_type().expect("file type");
         let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).expect("copy");
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
         }
     }
 }
 
-/// The 1-based line and character column of the `$0` marker's place in the single
-/// occurrence of `snippet` (which contains `$0`) in `text`.
-#[track_caller]
-pub fn line_col_of(text: &str, snippet: &str) -> (usize, usize) {
-    let marker = snippet.find("$0").expect("snippet has $0");
-    let needle = snippet.replacen("$0", "", 1);
-    let starts: Vec<usize> = text
-        .match_indices(&needle)
-        .map(|(start, _)| start)
-        .collect();
-    assert_eq!(starts.len(), 1, "{needle:?} must occur exactly once");
-    let offset = starts[0] + marker;
+/// A copy of `fixtures/<name>/repo` in a fresh temp dir.
+pub fn fixture_copy(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
+    copy_dir(&fixtures_dir().join(name).join("repo"), dir.path());
+    dir
+}
+
+/// The `file:` URI of an absolute path.
+pub fn file_uri(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for byte in path.to_str().expect("UTF-8 path").bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// The position (line, UTF-16 or UTF-8 column) of the first `needle` in `text`, plus `delta`
+/// characters.
+pub fn position_of(text: &str, needle: &str, delta: usize, utf8: bool) -> Value {
+    let offset = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in text"));
+    let offset = offset
+        + needle[..]
+            .chars()
+            .take(delta)
+            .map(char::len_utf8)
+            .sum::<usize>();
+    let line = text[..offset].matches('\n').count();
     let line_start = text[..offset].rfind('\n').map_or(0, |idx| idx + 1);
-    let line = text[..offset].matches('\n').count() + 1;
-    let col = text[line_start..offset].chars().count() + 1;
-    (line, col)
+    let prefix = &text[line_start..offset];
+    let character = if utf8 {
+        prefix.len()
+    } else {
+        prefix.chars().map(char::len_utf16).sum()
+    };
+    json!({"line": line, "character": character})
+}
+
+/// A running server.
+pub struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// Notifications received and not yet consumed, in order.
+    pub notifications: Vec<Value>,
+    /// Requests the server sent to the client (answered automatically).
+    pub server_requests: Vec<Value>,
+    /// Responses received while waiting for another one.
+    responses: Vec<Value>,
+    /// The answer to `workspace/configuration`.
+    pub configuration: Value,
+}
+
+impl Server {
+    /// Starts `BIN serve` in `cwd` with the test commands enabled.
+    pub fn spawn(bin: &Path, cwd: &Path) -> Server {
+        Server::spawn_with_args(bin, cwd, &["serve"])
+    }
+
+    pub fn spawn_with_args(bin: &Path, cwd: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(bin)
+            .args(args)
+            .current_dir(cwd)
+            .env("CODECTX_TEST_COMMANDS", "1")
+            .env(
+                "CODECTX_LOG",
+                std::env::var("CODECTX_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|err| panic!("cannot start {}: {err}", bin.display()));
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, messages) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut content_length = None;
+                loop {
+                    let mut line = String::new();
+                    match reader.read_line(&mut line) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {}
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length:") {
+                        content_length = value.trim().parse::<usize>().ok();
+                    }
+                }
+                let Some(len) = content_length else { return };
+                let mut body = vec![0; len];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let Ok(message) = serde_json::from_slice::<Value>(&body) else {
+                    return;
+                };
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Server {
+            child,
+            stdin,
+            messages,
+            next_id: 0,
+            notifications: Vec::new(),
+            server_requests: Vec::new(),
+            responses: Vec::new(),
+            configuration: Value::Null,
+        }
+    }
+
+    /// Writes raw bytes as one framed message body.
+    pub fn send_raw(&mut self, body: &[u8]) {
+        let header = format!("Content-Length: {}\r\n\r\n", body.len());
+        self.stdin
+            .write_all(header.as_bytes())
+            .expect("write header");
+        self.stdin.write_all(body).expect("write body");
+        self.stdin.flush().expect("flush");
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let body = serde_json::to_vec(message).expect("serialize");
+        self.send_raw(&body);
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and returns its id without waiting.
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// Sends a request and waits for its result (`Err` holds the error object).
+    pub fn request(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        let id = self.send_request(method, params);
+        self.response(id)
+    }
+
+    /// Like `request`, panicking on an error response.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        self.request(method, params)
+            .unwrap_or_else(|err| panic!("{method} failed: {err}"))
+    }
+
+    pub fn execute(&mut self, command: &str, arguments: Value) -> Result<Value, Value> {
+        self.request(
+            "workspace/executeCommand",
+            json!({"command": command, "arguments": arguments}),
+        )
+    }
+
+    fn next_message(&mut self, deadline: Instant) -> Value {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.messages.recv_timeout(left) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => panic!("no message from the server in time"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        }
+    }
+
+    /// Sorts one incoming message into responses, notifications and server requests.
+    fn dispatch(&mut self, message: Value) {
+        let has_method = message.get("method").is_some();
+        let has_id = message.get("id").is_some();
+        match (has_method, has_id) {
+            (true, true) => {
+                let result = match message["method"].as_str() {
+                    Some("workspace/configuration") => {
+                        let n_items = message["params"]["items"].as_array().map_or(1, Vec::len);
+                        Value::Array(vec![self.configuration.clone(); n_items])
+                    }
+                    _ => Value::Null,
+                };
+                let id = message["id"].clone();
+                self.server_requests.push(message);
+                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
+            }
+            (true, false) => self.notifications.push(message),
+            _ => self.responses.push(message),
+        }
+    }
+
+    /// Waits for the response with this id.
+    pub fn response(&mut self, id: i64) -> Result<Value, Value> {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(idx) = self
+                .responses
+                .iter()
+                .position(|response| response["id"] == json!(id))
+            {
+                let response = self.responses.remove(idx);
+                return match response.get("error") {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(response["result"].clone()),
+                };
+            }
+            let message = self.next_message(deadline);
+            self.dispatch(message);
+        }
+    }
+
+    /// Waits for a response without an id (`null`), as sent for unparsable messages.
+    pub fn response_without_id(&mut self) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(idx) = self
+                .responses
+                .iter()
+                .position(|response| response["id"].is_null())
+            {
+                return self.responses.remove(idx);
+            }
+            let message = self.next_message(deadline);
+            self.dispatch(message);
+        }
+    }
+
+    /// Waits for a notification matching `pred` and removes it from `notifications`.
+    pub fn notification(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(idx) = self
+                .notifications
+                .iter()
+                .position(|message| message["method"] == method && pred(&message["params"]))
+            {
+                return self.notifications.remove(idx)["params"].clone();
+            }
+            let message = self.next_message(deadline);
+            self.dispatch(message);
+        }
+    }
+
+    /// `initialize` + `initialized` over the given roots.
+    pub fn initialize(&mut self, roots: &[&Path], capabilities: Value, options: Value) -> Value {
+        let folders: Vec<Value> = roots
+            .iter()
+            .map(|root| json!({"uri": file_uri(root), "name": root.file_name().unwrap().to_string_lossy()}))
+            .collect();
+        let result = self.call(
+            "initialize",
+            json!({
+                "processId": std::process::id(),
+                "rootUri": roots.first().map(|root| file_uri(root)),
+                "capabilities": capabilities,
+                "workspaceFolders": folders,
+                "initializationOptions": options,
+            }),
+        );
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    /// Waits for the first index and returns the status.
+    pub fn wait_ready(&mut self) -> Value {
+        self.execute("codectx.status", json!([{"wait": true}]))
+            .expect("codectx.status")
+    }
+
+    /// `shutdown` then `exit`; returns the exit status.
+    pub fn shutdown(mut self) -> ExitStatus {
+        self.call("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The LSP position of a byte offset in `text` (UTF-8 or UTF-16 columns).
+pub fn position_at(text: &str, offset: usize, utf8: bool) -> Value {
+    let line = text[..offset].matches('\n').count();
+    let line_start = text[..offset].rfind('\n').map_or(0, |idx| idx + 1);
+    let prefix = &text[line_start..offset];
+    let character = if utf8 {
+        prefix.len()
+    } else {
+        prefix.chars().map(char::len_utf16).sum()
+    };
+    json!({"line": line, "character": character})
+}
+
+/// An open buffer mirrored on the test side: edits are applied here and sent as incremental
+/// `didChange` notifications in the negotiated encoding.
+pub struct Buffer {
+    pub uri: String,
+    pub text: String,
+    pub version: i64,
+    pub utf8: bool,
+}
+
+impl Buffer {
+    pub fn open(
+        server: &mut Server,
+        uri: String,
+        language_id: &str,
+        text: String,
+        utf8: bool,
+    ) -> Buffer {
+        server.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}}),
+        );
+        Buffer {
+            uri,
+            text,
+            version: 1,
+            utf8,
+        }
+    }
+
+    /// Replaces bytes `start..end` with `new_text`.
+    pub fn edit(&mut self, server: &mut Server, start: usize, end: usize, new_text: &str) {
+        let range = json!({
+            "start": position_at(&self.text, start, self.utf8),
+            "end": position_at(&self.text, end, self.utf8),
+        });
+        self.text.replace_range(start..end, new_text);
+        self.version += 1;
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": self.uri, "version": self.version},
+                   "contentChanges": [{"range": range, "text": new_text}]}),
+        );
+    }
+
+    /// Replaces the first occurrence of `needle`.
+    pub fn replace(&mut self, server: &mut Server, needle: &str, new_text: &str) {
+        let start = self
+            .text
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} not in buffer"));
+        self.edit(server, start, start + needle.len(), new_text);
+    }
+
+    pub fn close(self, server: &mut Server) {
+        server.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": self.uri}}),
+        );
+    }
 }

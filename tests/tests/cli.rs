@@ -2,7 +2,7 @@
 //! on scratch repos made in a temp directory, checking output, exit codes and what discovery
 //! skips.
 
-use codectx_e2e::{copy_tree, fixture_repo, line_col_of, run, run_in, TempDir};
+use codectx_e2e::cli_support::{copy_tree, fixture_repo, line_col_of, run, run_in, TempDir};
 
 fn py_shop() -> String {
     fixture_repo("py_shop").display().to_string()

@@ -122,6 +122,32 @@
       ]) @definition.function @exported))
   (#match? @_exports "^(module\\.)?exports$"))
 
+; Methods attached by assignment, at any depth: `res.send = function send(body) {}`,
+; `Route.prototype.match = function () {}`, `inst._zod.parse = (payload) => {}`. The object is
+; the container (`res`, `Route`, `inst._zod`); `prototype` is dropped by the extractor's
+; container cleanup only when it is the last segment, so match it explicitly here.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        object: (_) @container
+        property: (property_identifier) @_prototype)
+      property: (property_identifier) @name)
+    right: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ]) @definition.method
+  (#eq? @_prototype "prototype"))
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (_) @container
+      property: (property_identifier) @name)
+    right: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ]) @definition.method)
+
 ; Test blocks: `describe('...', fn)`, `it(...)`, `test(...)` and their `.only`/`.skip`
 ; forms, named by their string (kept only in test files). They capture no body: the
 ; signature is their first line, `describe('cart', () =>`.

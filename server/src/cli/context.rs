@@ -1,78 +1,12 @@
-//! `codectx context`: the context engine from the command line, and the JSON shape of its
-//! result (the same as the `codectx.context` command's).
-//!
-//! Invariant: the JSON field names here are the protocol's (documented in docs/protocol.md).
+//! `codectx context`: the context engine from the command line; `--json` prints the same
+//! result object as the `codectx.context` command.
 
 use std::path::Path;
 
-use serde_json::{json, Value};
-
 use super::commands::{index_config, resolve_root};
 use super::{CliError, RootArgs};
-use crate::base::{FileId, TextRange};
-use crate::engine::{
-    ContextItem, ContextRequest, ContextResult, Engine, Format, IntentKind, Tokenizer,
-};
+use crate::engine::{ContextRequest, Engine, Format, IntentKind, Tokenizer};
 use crate::index::{FilePosition, Index};
-
-/// A 0-based line and UTF-16 character, as LSP counts them.
-fn lsp_position(index: &Index, file: FileId, offset: u32) -> Value {
-    let Some(data) = index.file(file) else {
-        return json!({"line": 0, "character": 0});
-    };
-    let line_col = data.line_index.line_col(offset);
-    let line_start = data.line_index.line_start(line_col.line) as usize;
-    let prefix = data.text.get(line_start..offset as usize).unwrap_or("");
-    json!({"line": line_col.line, "character": prefix.encode_utf16().count()})
-}
-
-pub fn lsp_range(index: &Index, file: FileId, range: TextRange) -> Value {
-    json!({"start": lsp_position(index, file, range.start), "end": lsp_position(index, file, range.end)})
-}
-
-pub fn file_uri(index: &Index, file: FileId) -> String {
-    match index.abs_path(file) {
-        Some(path) => format!("file://{}", path.display()),
-        None => String::new(),
-    }
-}
-
-fn item_json(index: &Index, item: &ContextItem) -> Value {
-    json!({
-        "section": item.section.name(),
-        "path": item.path,
-        "uri": file_uri(index, item.file),
-        "range": lsp_range(index, item.file, item.range),
-        "symbol": item.symbol,
-        "kind": item.kind.map(|kind| kind.name()),
-        "fidelity": item.fidelity.name(),
-        "tokens": item.tokens,
-        "score": item.score,
-        "reasons": item.reasons,
-    })
-}
-
-/// The result object of `codectx.context`.
-pub fn result_json(index: &Index, result: &ContextResult) -> Value {
-    let timings: serde_json::Map<String, Value> = result
-        .timings_ms
-        .iter()
-        .map(|(stage, ms)| ((*stage).to_owned(), json!((ms * 1000.0).round() / 1000.0)))
-        .collect();
-    json!({
-        "intent": {
-            "kind": result.intent.kind.name(),
-            "confidence": result.intent.confidence,
-            "signals": result.intent.signals,
-        },
-        "budget": {"limit": result.limit, "used": result.used, "tokenizer": result.tokenizer.name()},
-        "items": result.items.iter().map(|item| item_json(index, item)).collect::<Vec<_>>(),
-        "files": result.files.iter().map(|file| json!({"path": file.path, "score": file.score, "reasons": file.reasons})).collect::<Vec<_>>(),
-        "omitted": result.omitted.iter().map(|item| item_json(index, item)).collect::<Vec<_>>(),
-        "text": result.text,
-        "timingsMs": Value::Object(timings),
-    })
-}
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn context(
@@ -138,7 +72,7 @@ pub(super) fn context(
         .assemble_context(&index, &request)
         .map_err(|err| CliError::Usage(err.to_string()))?;
     if json_out {
-        let text = serde_json::to_string_pretty(&result_json(&index, &result))
+        let text = serde_json::to_string_pretty(&crate::lsp::ext::context_result_json(&index, &result, crate::lsp::state::Encoding::Utf16))
             .map_err(|err| CliError::Failed(err.to_string()))?;
         println!("{text}");
         return Ok(());

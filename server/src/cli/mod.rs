@@ -1,4 +1,5 @@
-//! The command-line interface: `index`, `symbols`, `definition`, `outline`, `bench`.
+//! The command-line interface: `serve` (the language server), `index`, `symbols`,
+//! `definition`, `outline`, `bench`.
 //!
 //! Invariant: bad arguments and missing paths print a message on stderr and exit with 2;
 //! human output by default, stable JSON with `--json`.
@@ -103,6 +104,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run the language server over stdio (LSP; clients may also pass `--stdio`).
+    Serve {
+        /// Accepted and ignored: stdio is the only transport.
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
     /// Benchmarks (medians over several runs, with a reference measured in the same run).
     Bench {
         #[command(subcommand)]
@@ -132,9 +139,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
     };
     let res = match cli.command {
-        None if cli.stdio => Err(CliError::Usage(
-            "the language server is not built into this binary yet".into(),
-        )),
+        None if cli.stdio => return crate::lsp::run_stdio(),
+        Some(Command::Serve { .. }) => return crate::lsp::run_stdio(),
         None => Err(CliError::Usage(
             "no command given; see `codectx --help`".into(),
         )),

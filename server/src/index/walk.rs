@@ -119,6 +119,33 @@ pub struct Candidate {
 
 /// Lists the source files and manifests under the roots.
 pub fn discover(roots: &[PathBuf], config: &IndexConfig) -> (Vec<Candidate>, Vec<Skipped>) {
+    discover_filtered(roots, config, None)
+}
+
+/// Like [`discover`], restricted to `targets` (absolute files or directories): the walk only
+/// enters the directories leading to a target and those under one, so each target is judged
+/// by exactly the rules (ignore files, vendored directories, excludes) of a full walk.
+pub fn discover_within(
+    roots: &[PathBuf],
+    config: &IndexConfig,
+    targets: &[PathBuf],
+) -> (Vec<Candidate>, Vec<Skipped>) {
+    let targets: Arc<[PathBuf]> = targets.into();
+    let keep = move |path: &Path| {
+        targets
+            .iter()
+            .any(|target| target.starts_with(path) || path.starts_with(target))
+    };
+    discover_filtered(roots, config, Some(Arc::new(keep)))
+}
+
+type PathFilter = Arc<dyn Fn(&Path) -> bool + Send + Sync>;
+
+fn discover_filtered(
+    roots: &[PathBuf],
+    config: &IndexConfig,
+    keep: Option<PathFilter>,
+) -> (Vec<Candidate>, Vec<Skipped>) {
     let mut candidates = Vec::new();
     let skipped = Arc::new(Mutex::new(Vec::new()));
     for (root_idx, root) in roots.iter().enumerate() {
@@ -147,7 +174,13 @@ pub fn discover(roots: &[PathBuf], config: &IndexConfig) -> (Vec<Candidate>, Vec
             }
         }
         let skipped_dirs = Arc::clone(&skipped);
+        let keep = keep.clone();
         builder.filter_entry(move |entry| {
+            if let Some(keep) = &keep {
+                if entry.depth() > 0 && !keep(entry.path()) {
+                    return false;
+                }
+            }
             let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
             let name = entry.file_name().to_string_lossy();
             if is_dir && entry.depth() > 0 && VENDORED_DIRS.contains(&name.as_ref()) {

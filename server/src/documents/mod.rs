@@ -1,0 +1,196 @@
+//! Open editor buffers: a rope, the client's version and the last syntax tree per document,
+//! with edits applied strictly in the order they are given.
+//!
+//! Invariant: no LSP types; every offset is a UTF-8 byte offset into the rope (callers convert
+//! protocol positions first); after `apply_edit` the stored tree has been `edit`ed to match the
+//! rope, so `reparse` is always a valid incremental parse.
+
+use ropey::Rope;
+use tree_sitter::{InputEdit, Point, Tree};
+
+use crate::base::FxHashMap;
+use crate::languages::Language;
+use crate::syntax::{self, FileSyntax};
+
+/// The index key of a buffer without a workspace file (an `untitled:` buffer, a file outside
+/// every root): such buffers are indexed under this pseudo-root with their URI as the path.
+pub const DETACHED_ROOT: u32 = u32::MAX;
+
+/// One open buffer.
+pub struct Document {
+    /// Where the buffer is indexed: a root index and relative path, or [`DETACHED_ROOT`] and
+    /// the URI text.
+    pub location: (u32, Box<str>),
+    pub rope: Rope,
+    pub version: i32,
+    pub lang: Option<Language>,
+    tree: Option<Tree>,
+}
+
+impl Document {
+    pub fn new(
+        location: (u32, Box<str>),
+        text: &str,
+        version: i32,
+        lang: Option<Language>,
+    ) -> Document {
+        Document {
+            location,
+            rope: Rope::from_str(text),
+            version,
+            lang,
+            tree: None,
+        }
+    }
+
+    /// Replaces `range` (bytes, clamped to the text and to char boundaries) with `text`, or the
+    /// whole text when `range` is `None`, and records the edit on the syntax tree.
+    pub fn apply_edit(&mut self, range: Option<std::ops::Range<usize>>, text: &str) {
+        let Some(range) = range else {
+            self.rope = Rope::from_str(text);
+            self.tree = None;
+            return;
+        };
+        let len = self.rope.len_bytes();
+        let start = self.floor_char_boundary(range.start.min(len));
+        let end = self.floor_char_boundary(range.end.min(len)).max(start);
+        let start_position = self.point(start);
+        let old_end_position = self.point(end);
+        let start_char = self.rope.byte_to_char(start);
+        let end_char = self.rope.byte_to_char(end);
+        self.rope.remove(start_char..end_char);
+        self.rope.insert(start_char, text);
+        let new_end = start + text.len();
+        let new_end_position = self.point(new_end);
+        if let Some(tree) = &mut self.tree {
+            tree.edit(&InputEdit {
+                start_byte: start,
+                old_end_byte: end,
+                new_end_byte: new_end,
+                start_position,
+                old_end_position,
+                new_end_position,
+            });
+        }
+    }
+
+    /// The largest char boundary at or before `offset`.
+    fn floor_char_boundary(&self, offset: usize) -> usize {
+        let char_idx = self.rope.byte_to_char(offset);
+        self.rope.char_to_byte(char_idx)
+    }
+
+    /// The tree-sitter point (row, byte column) of a byte offset. Rows are rope lines; they
+    /// differ from tree-sitter's `\n`-only rows only after a lone `\r`, which affects node
+    /// points but never the byte offsets we read.
+    fn point(&self, offset: usize) -> Point {
+        let line = self.rope.byte_to_line(offset);
+        Point {
+            row: line,
+            column: offset - self.rope.line_to_byte(line),
+        }
+    }
+
+    /// The whole text.
+    pub fn text(&self) -> String {
+        String::from(&self.rope)
+    }
+
+    /// Parses the current text (incrementally when a tree exists) and extracts its syntax.
+    /// Returns `None` for buffers of unsupported languages.
+    pub fn reparse(&mut self, text: &str, is_test_file: bool) -> Option<FileSyntax> {
+        let lang = self.lang?;
+        let tree = syntax::parse(lang, text, self.tree.as_ref());
+        let res = syntax::extract(lang, &tree, text, is_test_file);
+        self.tree = Some(tree);
+        Some(res)
+    }
+}
+
+/// Every open buffer, by URI text.
+#[derive(Default)]
+pub struct Documents {
+    by_uri: FxHashMap<Box<str>, Document>,
+}
+
+impl Documents {
+    pub fn open(&mut self, uri: &str, document: Document) -> &mut Document {
+        self.by_uri.insert(uri.into(), document);
+        self.by_uri.get_mut(uri).expect("just inserted")
+    }
+
+    pub fn get(&self, uri: &str) -> Option<&Document> {
+        self.by_uri.get(uri)
+    }
+
+    pub fn get_mut(&mut self, uri: &str) -> Option<&mut Document> {
+        self.by_uri.get_mut(uri)
+    }
+
+    pub fn close(&mut self, uri: &str) -> Option<Document> {
+        self.by_uri.remove(uri)
+    }
+
+    /// Whether an open buffer is indexed at this location (it then wins over the disk).
+    pub fn is_open_at(&self, root: u32, path: &str) -> bool {
+        self.by_uri
+            .values()
+            .any(|document| document.location.0 == root && &*document.location.1 == path)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Document)> {
+        self.by_uri.iter().map(|(uri, document)| (&**uri, document))
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&str, &mut Document)> {
+        self.by_uri
+            .iter_mut()
+            .map(|(uri, document)| (&**uri, document))
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_uri.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_uri.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_edits_match_a_fresh_parse() {
+        let text = "def a():\n    return 1\n\nclass Café:\n    def b(self): pass\n";
+        let mut document = Document::new((0, "a.py".into()), text, 1, Some(Language::Python));
+        let first = document.text();
+        document.reparse(&first, false);
+        // Insert a function after the class, then rename `a` to `alpha`.
+        let at = text.len();
+        document.apply_edit(Some(at..at), "def zz():\n    pass\n");
+        document.apply_edit(Some(4..5), "alpha");
+        let edited = document.text();
+        let incremental = document.reparse(&edited, false).unwrap();
+        let fresh = syntax::analyze(Language::Python, &edited, false);
+        assert_eq!(incremental, fresh);
+        let names: Vec<&str> = fresh.defs.iter().map(|def| &*def.name).collect();
+        assert_eq!(names, ["alpha", "Café", "b", "zz"]);
+    }
+
+    #[test]
+    fn out_of_range_and_mid_char_edits_are_clamped() {
+        let mut document = Document::new((0, "a.py".into()), "é\nx", 1, None);
+        document.apply_edit(Some(1..100), "Z");
+        assert_eq!(document.text(), "Z");
+    }
+
+    #[test]
+    fn points_are_rows_and_byte_columns() {
+        let document = Document::new((0, "a.py".into()), "a\r\nbé\nd", 1, None);
+        assert_eq!(document.point(3), Point { row: 1, column: 0 });
+        assert_eq!(document.point(6), Point { row: 1, column: 3 });
+        assert_eq!(document.point(7), Point { row: 2, column: 0 });
+    }
+}

@@ -1,0 +1,416 @@
+//! Indexing the workspace from disk: the background build (chunked, with `$/progress`,
+//! answering requests from what is indexed so far), rebuilds that are swapped in when done,
+//! and the targeted refresh of paths that changed on disk.
+//!
+//! Invariant: after `refresh_paths(targets)` the index holds, under each target, exactly what
+//! a fresh build would (same walk rules), except where an open buffer wins over the disk.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use tower_lsp_server::ls_types::{MessageType, ProgressToken, Uri};
+
+use super::ext::StatusResult;
+use super::state::{Shared, World};
+use crate::base::is_test_path;
+use crate::documents::DETACHED_ROOT;
+use crate::index::walk::{self, Candidate, MANIFEST_NAMES};
+use crate::index::{FileData, Index, IndexConfig, Skipped};
+
+const CHUNK_SIZE: usize = 256;
+
+/// A file read from disk.
+pub enum Loaded {
+    Source(FileData),
+    Manifest {
+        root: u32,
+        path: Box<str>,
+        text: Arc<str>,
+    },
+}
+
+/// Reads and analyzes one discovered file.
+pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
+    let text = walk::read_source(&candidate.abs_path, config.max_file_size).map_err(|reason| {
+        tracing::info!(path = %candidate.abs_path.display(), %reason, "skipped file");
+        Skipped {
+            path: candidate.abs_path.clone(),
+            reason,
+        }
+    })?;
+    let text: Arc<str> = Arc::from(text);
+    let path: Box<str> = candidate.rel_path.as_str().into();
+    Ok(match candidate.lang {
+        Some(lang) => Loaded::Source(FileData::analyze(candidate.root, path, lang, text)),
+        None => Loaded::Manifest {
+            root: candidate.root,
+            path,
+            text,
+        },
+    })
+}
+
+/// Puts loaded files into an index, leaving files that are open in `world` to their buffers.
+fn insert_loaded(
+    index: &mut Index,
+    world_documents: &crate::documents::Documents,
+    loaded: Vec<Result<Loaded, Skipped>>,
+    skipped: &mut Vec<Skipped>,
+) {
+    for item in loaded {
+        match item {
+            Ok(Loaded::Source(data)) => {
+                if !world_documents.is_open_at(data.root, &data.path) {
+                    index.set_file_data(data);
+                }
+            }
+            Ok(Loaded::Manifest { root, path, text }) => {
+                index.set_manifest(root, &path, Some(text))
+            }
+            Err(skip) => skipped.push(skip),
+        }
+    }
+}
+
+fn thousands(number: usize) -> String {
+    let digits = number.to_string();
+    let mut out = String::new();
+    for (idx, ch) in digits.chars().enumerate() {
+        if idx > 0 && (digits.len() - idx) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Indexes the workspace roots from disk. The first build (`live`) fills the index in place
+/// so that requests see files as they are indexed; later builds are made aside and swapped
+/// in. A build stops early when a newer one starts.
+pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
+    let generation = shared.generation.fetch_add(1, Ordering::SeqCst) + 1;
+    shared.n_jobs.fetch_add(1, Ordering::SeqCst);
+    let finished = index_workspace_inner(&shared, generation, live).await;
+    if finished {
+        // Build the context engine's search tables and load the BPE tables now, so that the
+        // first `codectx.context` (agents send it right after startup) costs what later ones do.
+        let warm = Arc::clone(&shared);
+        let _ = tokio::task::spawn_blocking(move || {
+            crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
+            let world = warm.read();
+            world.engine.search_index(&world.index);
+        })
+        .await;
+    }
+    shared.n_jobs.fetch_sub(1, Ordering::SeqCst);
+    if finished || live {
+        // Even a superseded first build ends the wait: the newer build answers from then on.
+        shared.ready.send_replace(true);
+    }
+}
+
+async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool) -> bool {
+    let started = Instant::now();
+    let (roots, config) = {
+        let mut world = shared.write();
+        if live {
+            world.index = rebuild_empty(&world);
+        }
+        (world.roots.clone(), world.config.index_config())
+    };
+    let flags = shared.flags();
+    let progress = if flags.work_done_progress {
+        let token = ProgressToken::String(format!("codectx/indexing/{generation}"));
+        match shared.client.create_work_done_progress(token.clone()).await {
+            Ok(()) => Some(
+                shared
+                    .client
+                    .progress(token, "Indexing")
+                    .with_percentage(0)
+                    .with_message("discovering files")
+                    .begin()
+                    .await,
+            ),
+            Err(err) => {
+                tracing::warn!("the client refused a progress token: {err}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+
+    let discover_roots = roots.clone();
+    let discover_config = config.clone();
+    let discovered =
+        tokio::task::spawn_blocking(move || walk::discover(&discover_roots, &discover_config))
+            .await;
+    let Ok((candidates, mut skipped)) = discovered else {
+        tracing::error!("file discovery failed");
+        return false;
+    };
+    let total = candidates.len();
+    let mut aside = (!live).then(|| Index::new(roots.clone()));
+    let candidates = Arc::new(candidates);
+    let mut n_done = 0;
+    while n_done < total {
+        if shared.generation.load(Ordering::SeqCst) != generation {
+            tracing::info!("indexing superseded by a newer build");
+            if let Some(progress) = progress {
+                progress.finish_with_message("superseded").await;
+            }
+            return false;
+        }
+        let chunk_end = (n_done + CHUNK_SIZE).min(total);
+        let chunk_candidates = Arc::clone(&candidates);
+        let chunk_config = config.clone();
+        let chunk_start = n_done;
+        let loaded = tokio::task::spawn_blocking(move || {
+            chunk_candidates[chunk_start..chunk_end]
+                .par_iter()
+                .map(|candidate| load(candidate, &chunk_config))
+                .collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_default();
+        {
+            let mut world = shared.write();
+            let world = &mut *world;
+            let index = aside.as_mut().unwrap_or(&mut world.index);
+            insert_loaded(index, &world.documents, loaded, &mut skipped);
+        }
+        n_done = chunk_end;
+        if let Some(progress) = &progress {
+            let percentage = (n_done * 100 / total.max(1)) as u32;
+            progress
+                .report_with_message(
+                    format!("Indexing {}/{} files", thousands(n_done), thousands(total)),
+                    percentage,
+                )
+                .await;
+        }
+    }
+
+    let summary = {
+        let mut world = shared.write();
+        if shared.generation.load(Ordering::SeqCst) != generation {
+            return false;
+        }
+        if let Some(index) = aside {
+            world.index = index;
+            reindex_documents(&mut world);
+        }
+        world.skipped = skipped;
+        world.index_ms = started.elapsed().as_millis() as u64;
+        skipped_summary(&world)
+    };
+    if let Some(progress) = progress {
+        progress
+            .finish_with_message(format!("Indexed {} files", thousands(total)))
+            .await;
+    }
+    if let Some(summary) = summary {
+        shared.client.log_message(MessageType::INFO, summary).await;
+    }
+    true
+}
+
+/// An empty index over the world's roots.
+fn rebuild_empty(world: &World) -> Index {
+    Index::new(world.roots.clone())
+}
+
+/// Re-locates every open buffer against the index's roots and indexes its current text.
+pub fn reindex_documents(world: &mut World) {
+    let uris: Vec<String> = world
+        .documents
+        .iter()
+        .map(|(uri, _)| uri.to_owned())
+        .collect();
+    for uri_text in uris {
+        let Ok(uri) = uri_text.parse::<Uri>() else {
+            continue;
+        };
+        let location = world.locate_uri(&uri);
+        let Some(document) = world.documents.get_mut(&uri_text) else {
+            continue;
+        };
+        document.location = location.clone();
+        let Some(lang) = document.lang else {
+            continue;
+        };
+        let text = document.text();
+        let Some(syntax) = document.reparse(&text, is_test_path(&location.1)) else {
+            continue;
+        };
+        world.index.set_file_data(FileData::from_syntax(
+            location.0,
+            location.1,
+            lang,
+            Arc::from(text),
+            syntax,
+        ));
+    }
+}
+
+fn skipped_summary(world: &World) -> Option<String> {
+    if world.skipped.is_empty() {
+        return None;
+    }
+    let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
+    for skip in &world.skipped {
+        *by_reason.entry(skip.reason.label()).or_default() += 1;
+    }
+    let parts: Vec<String> = by_reason
+        .iter()
+        .map(|(reason, count)| format!("{reason}: {count}"))
+        .collect();
+    Some(format!(
+        "codectx: indexed {} files; skipped {} ({})",
+        world.index.n_files(),
+        world.skipped.len(),
+        parts.join(", ")
+    ))
+}
+
+/// Makes the index match the disk under each target path (files or directories, existing or
+/// deleted), applying the walk's rules; open buffers are left alone.
+pub fn refresh_paths(world: &mut World, targets: &[PathBuf]) {
+    if targets.is_empty() {
+        return;
+    }
+    let roots = world.index.roots().to_vec();
+    let config = world.config.index_config();
+    let targets: Vec<PathBuf> = targets
+        .iter()
+        .filter(|target| roots.iter().any(|root| target.starts_with(root)))
+        .cloned()
+        .collect();
+    if targets.is_empty() {
+        return;
+    }
+    let (candidates, new_skips) = walk::discover_within(&roots, &config, &targets);
+    let under_targets = |path: &Path| targets.iter().any(|target| path.starts_with(target));
+
+    // What is indexed under the targets now.
+    let mut stale_files: Vec<(u32, Box<str>)> = world
+        .index
+        .files()
+        .filter(|(_, data)| (data.root as usize) < roots.len())
+        .filter(|(_, data)| under_targets(&roots[data.root as usize].join(&*data.path)))
+        .map(|(_, data)| (data.root, data.path.clone()))
+        .collect();
+    let mut stale_manifests: Vec<(u32, Box<str>)> = world
+        .index
+        .manifests()
+        .iter()
+        .filter(|manifest| (manifest.root as usize) < roots.len())
+        .filter(|manifest| under_targets(&roots[manifest.root as usize].join(&*manifest.path)))
+        .map(|manifest| (manifest.root, manifest.path.clone()))
+        .collect();
+    world.skipped.retain(|skip| !under_targets(&skip.path));
+    world.skipped.extend(
+        new_skips
+            .into_iter()
+            .filter(|skip| under_targets(&skip.path)),
+    );
+
+    let loaded: Vec<Result<Loaded, Skipped>> = candidates
+        .par_iter()
+        .filter(|candidate| {
+            !world
+                .documents
+                .is_open_at(candidate.root, &candidate.rel_path)
+        })
+        .map(|candidate| load(candidate, &config))
+        .collect();
+    for item in &loaded {
+        match item {
+            Ok(Loaded::Source(data)) => {
+                stale_files.retain(|(root, path)| !(*root == data.root && *path == data.path))
+            }
+            Ok(Loaded::Manifest { root, path, .. }) => {
+                stale_manifests.retain(|(other_root, other)| !(other_root == root && other == path))
+            }
+            Err(_) => {}
+        }
+    }
+    let mut skipped = std::mem::take(&mut world.skipped);
+    insert_loaded(&mut world.index, &world.documents, loaded, &mut skipped);
+    world.skipped = skipped;
+    for (root, path) in stale_files {
+        if !world.documents.is_open_at(root, &path) {
+            world.index.remove_file(root, &path);
+        }
+    }
+    for (root, path) in stale_manifests {
+        world.index.set_manifest(root, &path, None);
+    }
+}
+
+/// The status report.
+pub fn status(shared: &Shared, world: &World) -> StatusResult {
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for skip in &world.skipped {
+        *skipped.entry(skip.reason.label()).or_default() += 1;
+    }
+    let (mut n_defs, mut n_refs) = (0, 0);
+    for (_, data) in world.index.files() {
+        n_defs += data.syntax.defs.len();
+        n_refs += data.syntax.refs.len();
+    }
+    let indexing = !shared.is_ready() || shared.n_jobs.load(Ordering::SeqCst) > 0;
+    StatusResult {
+        state: if indexing { "indexing" } else { "ready" },
+        roots: world
+            .roots
+            .iter()
+            .map(|root| root.display().to_string())
+            .collect(),
+        files: world.index.n_files(),
+        definitions: n_defs,
+        references: n_refs,
+        open_documents: world.documents.len(),
+        skipped,
+        index_ms: world.index_ms,
+        memory_bytes: current_rss_bytes(),
+    }
+}
+
+/// Resident memory of this process in bytes (Linux), if known.
+fn current_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Reparses an open buffer (incrementally) and replaces its file's entries in the index.
+pub fn index_document(world: &mut World, uri: &str) {
+    let Some(document) = world.documents.get_mut(uri) else {
+        return;
+    };
+    let (root, path) = document.location.clone();
+    let text = document.text();
+    let Some(lang) = document.lang else {
+        let file_name = path.rsplit('/').next().unwrap_or(&path);
+        if root != DETACHED_ROOT && MANIFEST_NAMES.contains(&file_name) {
+            world.index.set_manifest(root, &path, Some(Arc::from(text)));
+        }
+        return;
+    };
+    let Some(syntax) = document.reparse(&text, is_test_path(&path)) else {
+        return;
+    };
+    world.index.set_file_data(FileData::from_syntax(
+        root,
+        path,
+        lang,
+        Arc::from(text),
+        syntax,
+    ));
+}

@@ -1,0 +1,322 @@
+//! End-to-end: the requests of a language server session on the `py_shop` fixture, over the
+//! real binary's stdio: initialize, progress, workspace/symbol, definition, references,
+//! documentSymbol, hover, the custom commands, protocol errors and shutdown.
+
+use codectx_e2e::{file_uri, fixtures_dir, position_of, server_bin, Server};
+use serde_json::{json, Value};
+
+fn bin() -> std::path::PathBuf {
+    server_bin(env!("CARGO_BIN_EXE_codectx-e2e-server"))
+}
+
+fn capabilities() -> Value {
+    json!({
+        "general": {"positionEncodings": ["utf-16"]},
+        "window": {"workDoneProgress": true},
+        "textDocument": {
+            "definition": {"linkSupport": true},
+            "documentSymbol": {"hierarchicalDocumentSymbolSupport": true},
+            "hover": {"contentFormat": ["markdown", "plaintext"]}
+        },
+        "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}, "workspaceFolders": true}
+    })
+}
+
+fn py_shop() -> std::path::PathBuf {
+    fixtures_dir().join("py_shop/repo").canonicalize().unwrap()
+}
+
+fn start() -> (Server, std::path::PathBuf) {
+    let root = py_shop();
+    let mut server = Server::spawn(&bin(), &root);
+    let init = server.initialize(&[&root], capabilities(), json!({"symbols": {"limit": 50}}));
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    let status = server.wait_ready();
+    assert_eq!(status["state"], "ready", "{status}");
+    (server, root)
+}
+
+fn read(root: &std::path::Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap()
+}
+
+#[test]
+fn initialize_advertises_capabilities_and_reports_progress() {
+    let root = py_shop();
+    let mut server = Server::spawn(&bin(), &root);
+    let init = server.initialize(&[&root], capabilities(), Value::Null);
+    let caps = &init["capabilities"];
+    assert_eq!(caps["textDocumentSync"]["change"], 2);
+    assert_eq!(caps["textDocumentSync"]["save"]["includeText"], false);
+    for provider in [
+        "workspaceSymbolProvider",
+        "definitionProvider",
+        "referencesProvider",
+        "documentSymbolProvider",
+        "hoverProvider",
+    ] {
+        assert_eq!(caps[provider], true, "{provider}");
+    }
+    let commands = caps["executeCommandProvider"]["commands"].clone();
+    assert_eq!(
+        commands,
+        json!(["codectx.context", "codectx.status", "codectx.reindex"])
+    );
+    assert_eq!(
+        caps["workspace"]["workspaceFolders"],
+        json!({"supported": true, "changeNotifications": true})
+    );
+    let status = server.wait_ready();
+    assert_eq!(status["state"], "ready");
+    assert!(status["files"].as_u64().unwrap() >= 15, "{status}");
+    assert!(status["definitions"].as_u64().unwrap() > 50, "{status}");
+    // Progress: a token was created, then begin, report and end were sent on it.
+    let end = server.notification("$/progress", |params| params["value"]["kind"] == "end");
+    let token = end["token"].clone();
+    assert!(server
+        .server_requests
+        .iter()
+        .any(
+            |request| request["method"] == "window/workDoneProgress/create"
+                && request["params"]["token"] == token
+        ));
+    let report = server.notification("$/progress", |params| params["value"]["kind"] == "report");
+    let message = report["value"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Indexing ") && message.ends_with(" files"),
+        "{message}"
+    );
+    // The watcher registration covers the source extensions and manifests.
+    let registration = server
+        .server_requests
+        .iter()
+        .find(|request| request["method"] == "client/registerCapability")
+        .expect("registerCapability")
+        .clone();
+    let watchers =
+        registration["params"]["registrations"][0]["registerOptions"]["watchers"].to_string();
+    assert!(
+        watchers.contains("py") && watchers.contains("go.mod"),
+        "{watchers}"
+    );
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn workspace_symbol_is_ranked_capped_and_shows_containers() {
+    let (mut server, root) = start();
+    let symbols = server.call("workspace/symbol", json!({"query": "place_order"}));
+    let first = &symbols[0];
+    assert_eq!(first["name"], "place_order");
+    assert_eq!(first["containerName"], "OrderService");
+    assert_eq!(first["kind"], 6, "method");
+    assert_eq!(
+        first["location"]["uri"],
+        file_uri(&root.join("shop/services/order_service.py"))
+    );
+    // Fuzzy: an abbreviation finds the class; the cap holds.
+    let fuzzy = server.call("workspace/symbol", json!({"query": "OrdSvc"}));
+    assert_eq!(fuzzy[0]["name"], "OrderService");
+    let many = server.call("workspace/symbol", json!({"query": "e"}));
+    assert!(many.as_array().unwrap().len() <= 50);
+    assert_eq!(
+        server.call("workspace/symbol", json!({"query": ""})),
+        json!([])
+    );
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn definition_returns_location_links_to_the_method() {
+    let (mut server, root) = start();
+    let views = read(&root, "shop/api/views.py");
+    let uri = file_uri(&root.join("shop/api/views.py"));
+    let position = position_of(&views, "service.place_order(cart)", 12, false);
+    let links = server.call(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": position}),
+    );
+    let link = &links[0];
+    assert_eq!(
+        link["targetUri"],
+        file_uri(&root.join("shop/services/order_service.py"))
+    );
+    let target = read(&root, "shop/services/order_service.py");
+    assert_eq!(
+        link["targetSelectionRange"]["start"],
+        position_of(&target, "place_order(self", 0, false)
+    );
+    // The origin is the identifier under the cursor.
+    assert_eq!(
+        link["originSelectionRange"]["start"],
+        position_of(&views, "place_order(cart)", 0, false)
+    );
+    // Nothing under the cursor: null. Out-of-range positions are clamped, not errors.
+    let none = server.call(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert!(none.is_null() || none == json!([]), "{none}");
+    server.call(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 99999, "character": 99999}}),
+    );
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn references_are_narrowed_to_files_that_see_the_definition() {
+    let (mut server, root) = start();
+    let pricing = read(&root, "shop/services/pricing.py");
+    let uri = file_uri(&root.join("shop/services/pricing.py"));
+    let position = position_of(&pricing, "def coupon_discount", 4, false);
+    let with_decl = server.call(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": position, "context": {"includeDeclaration": true}}),
+    );
+    let without = server.call(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": position, "context": {"includeDeclaration": false}}),
+    );
+    let n_with = with_decl.as_array().unwrap().len();
+    let n_without = without.as_array().unwrap().len();
+    assert_eq!(n_with, n_without + 1, "{with_decl}");
+    assert!(n_without >= 1);
+    let uris: Vec<&str> = without
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|location| location["uri"].as_str().unwrap())
+        .collect();
+    // The call inside pricing.py is there; every file is pricing.py or imports it.
+    assert!(uris.contains(&uri.as_str()), "{uris:?}");
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn document_symbols_are_hierarchical_and_hover_shows_the_card() {
+    let (mut server, root) = start();
+    let uri = file_uri(&root.join("shop/services/order_service.py"));
+    let symbols = server.call(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let class = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|symbol| symbol["name"] == "OrderService")
+        .expect("OrderService");
+    let children: Vec<&str> = class["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|child| child["name"].as_str().unwrap())
+        .collect();
+    assert!(children.contains(&"place_order"), "{children:?}");
+
+    let views = read(&root, "shop/api/views.py");
+    let views_uri = file_uri(&root.join("shop/api/views.py"));
+    let hover = server.call(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": views_uri}, "position": position_of(&views, "service.place_order(cart)", 10, false)}),
+    );
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert_eq!(hover["contents"]["kind"], "markdown");
+    assert!(value.starts_with("```python\ndef place_order("), "{value}");
+    assert!(value.contains("method in `OrderService`"), "{value}");
+    assert!(value.contains("shop/services/order_service.py:"), "{value}");
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn commands_report_status_reindex_and_refuse_context() {
+    let (mut server, _root) = start();
+    let status = server.execute("codectx.status", json!([])).unwrap();
+    for key in [
+        "state",
+        "roots",
+        "files",
+        "definitions",
+        "references",
+        "skipped",
+        "indexMs",
+        "memoryBytes",
+    ] {
+        assert!(status.get(key).is_some(), "{key} missing from {status}");
+    }
+    let reindexed = server.execute("codectx.reindex", json!([])).unwrap();
+    assert_eq!(reindexed["files"], status["files"]);
+    assert_eq!(reindexed["definitions"], status["definitions"]);
+    let context = server
+        .execute(
+            "codectx.context",
+            json!([{"query": "where is the discount applied"}]),
+        )
+        .unwrap_err();
+    assert_eq!(context["code"], -32600);
+    assert_eq!(
+        context["message"],
+        "codectx.context is not available in this build"
+    );
+    let bad = server
+        .execute("codectx.status", json!([{"wait": "yes"}]))
+        .unwrap_err();
+    assert_eq!(bad["code"], -32602);
+    let unknown = server.execute("codectx.nope", json!([])).unwrap_err();
+    assert_eq!(unknown["code"], -32602);
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn protocol_errors_are_answered_and_the_server_keeps_running() {
+    let (mut server, root) = start();
+    // Unknown method.
+    let unknown = server
+        .request("codectx/unknownMethod", json!({}))
+        .unwrap_err();
+    assert_eq!(unknown["code"], -32601);
+    // Wrong params: a message says what is wrong.
+    let wrong = server
+        .request("textDocument/definition", json!({"textDocument": 42}))
+        .unwrap_err();
+    assert_eq!(wrong["code"], -32602);
+    assert!(!wrong["message"].as_str().unwrap().is_empty());
+    // Bad JSON: a parse error without an id.
+    server.send_raw(b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": ");
+    let parse_error = server.response_without_id();
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
+    // A panicking handler is an internal error, and the server still answers.
+    let panic = server.execute("codectx.test.panic", json!([])).unwrap_err();
+    assert_eq!(panic["code"], -32603);
+    assert!(panic["message"].as_str().unwrap().contains("a test panic"));
+    // Cancellation: a long request is cancelled and answered with RequestCancelled.
+    let id = server.send_request(
+        "workspace/executeCommand",
+        json!({"command": "codectx.test.sleep", "arguments": [{"ms": 20000}]}),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let started = std::time::Instant::now();
+    server.notify("$/cancelRequest", json!({"id": id}));
+    let cancelled = server.response(id).unwrap_err();
+    assert_eq!(cancelled["code"], -32800);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // Edits to unknown documents are ignored.
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": file_uri(&root.join("nope.py")), "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "x"}]}),
+    );
+    let symbols = server.call("workspace/symbol", json!({"query": "OrderService"}));
+    assert_eq!(symbols[0]["name"], "OrderService");
+    assert!(server.shutdown().success());
+}
+
+#[test]
+fn stdio_flag_starts_the_server_too() {
+    let root = py_shop();
+    let mut server = Server::spawn_with_args(&bin(), &root, &["--stdio"]);
+    server.initialize(&[&root], json!({}), Value::Null);
+    assert_eq!(server.wait_ready()["state"], "ready");
+    assert!(server.shutdown().success());
+}
