@@ -25,6 +25,20 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The language server through the protocol (in process): edit-to-visible latency,
+    /// workspace/symbol and definition latency, and a burst of didChange notifications.
+    Lsp {
+        #[command(flatten)]
+        root: RootArgs,
+        /// Number of edits measured for edit-to-visible.
+        #[arg(long, default_value_t = 1000)]
+        edits: usize,
+        /// Number of didChange notifications in the burst.
+        #[arg(long, default_value_t = 10_000)]
+        burst: usize,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -57,6 +71,12 @@ struct IndexBench {
 pub(super) fn run(what: BenchCommand) -> Result<(), CliError> {
     match what {
         BenchCommand::Index { root, runs, json } => bench_index(&root, runs.max(1), json),
+        BenchCommand::Lsp {
+            root,
+            edits,
+            burst,
+            json,
+        } => bench_lsp(&root, edits, burst, json),
     }
 }
 
@@ -193,5 +213,52 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
             ratio
         );
     }
+    Ok(())
+}
+
+fn bench_lsp(root: &RootArgs, n_edits: usize, burst: usize, json: bool) -> Result<(), CliError> {
+    let dir = resolve_root(root)?;
+    let report = crate::lsp::bench::run(&dir, n_edits, burst)
+        .map_err(|err| CliError::Failed(format!("{err:#}")))?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report)
+                .map_err(|err| CliError::Failed(err.to_string()))?
+        );
+        return Ok(());
+    }
+    println!(
+        "{}: {} files indexed in {:.0} ms (through the protocol)",
+        report.root, report.files, report.initial_index_ms
+    );
+    println!(
+        "edit-to-visible ({} edits in {}, {} lines): p50 {:.2} ms, p95 {:.2} ms",
+        report.n_edits,
+        report.edited_file,
+        report.edited_file_lines,
+        report.edit_to_visible_p50_ms,
+        report.edit_to_visible_p95_ms
+    );
+    println!(
+        "workspace/symbol ({} queries): p50 {:.2} ms, p95 {:.2} ms",
+        report.n_symbol_queries, report.workspace_symbol_p50_ms, report.workspace_symbol_p95_ms
+    );
+    println!(
+        "definition ({} requests): p50 {:.2} ms, p95 {:.2} ms",
+        report.n_definitions, report.definition_p50_ms, report.definition_p95_ms
+    );
+    let mb = |bytes: Option<u64>| {
+        bytes.map_or("unknown".to_owned(), |b| {
+            format!("{:.1} MB", b as f64 / 1e6)
+        })
+    };
+    println!(
+        "burst of {} didChange: absorbed in {:.0} ms; RSS {} -> {}",
+        report.burst_changes,
+        report.burst_absorb_ms,
+        mb(report.rss_before_burst_bytes),
+        mb(report.rss_after_burst_bytes)
+    );
     Ok(())
 }

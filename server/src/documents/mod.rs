@@ -24,6 +24,8 @@ pub struct Document {
     pub rope: Rope,
     pub version: i32,
     pub lang: Option<Language>,
+    /// Edited since its syntax was last put into the index.
+    pub dirty: bool,
     tree: Option<Tree>,
 }
 
@@ -39,6 +41,7 @@ impl Document {
             rope: Rope::from_str(text),
             version,
             lang,
+            dirty: false,
             tree: None,
         }
     }

@@ -1,1 +1,373 @@
-//! The in-process LSP benchmark driver used by `codectx bench lsp` (filled in below).
+//! The in-process LSP benchmark behind `codectx bench lsp`: the real server (`transport::serve`)
+//! on in-memory pipes, driven with framed JSON-RPC like an editor would.
+//!
+//! Invariant: measures only through the protocol (what a client sees); returns plain figures,
+//! so `cli` needs no LSP knowledge.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::mpsc;
+
+use crate::index::walk;
+
+/// What `codectx bench lsp` reports.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LspBench {
+    pub root: String,
+    pub files: u64,
+    pub initial_index_ms: f64,
+    pub edited_file: String,
+    pub edited_file_lines: usize,
+    pub n_edits: usize,
+    pub edit_to_visible_p50_ms: f64,
+    pub edit_to_visible_p95_ms: f64,
+    pub n_symbol_queries: usize,
+    pub workspace_symbol_p50_ms: f64,
+    pub workspace_symbol_p95_ms: f64,
+    pub n_definitions: usize,
+    pub definition_p50_ms: f64,
+    pub definition_p95_ms: f64,
+    pub burst_changes: usize,
+    pub burst_absorb_ms: f64,
+    pub rss_before_burst_bytes: Option<u64>,
+    pub rss_after_burst_bytes: Option<u64>,
+}
+
+struct Client {
+    writer: DuplexStream,
+    incoming: mpsc::UnboundedReceiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    async fn send(&mut self, message: Value) {
+        let body = serde_json::to_vec(&message).expect("serializable");
+        let mut bytes = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        bytes.extend_from_slice(&body);
+        self.writer
+            .write_all(&bytes)
+            .await
+            .expect("server pipe open");
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let message = self.incoming.recv().await.expect("server running");
+            if message.get("method").is_some() && message.get("id").is_some() {
+                // A request from the server (progress token, registration): accept it.
+                let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": null});
+                self.send(reply).await;
+                continue;
+            }
+            if message["id"] == json!(id) {
+                return message.get("result").cloned().unwrap_or(Value::Null);
+            }
+        }
+    }
+}
+
+fn percentile(samples: &mut [Duration], pct: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples.sort();
+    let idx = ((samples.len() as f64 * pct).ceil() as usize).clamp(1, samples.len()) - 1;
+    samples[idx].as_secs_f64() * 1e3
+}
+
+fn rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn file_uri(path: &Path) -> String {
+    tower_lsp_server::ls_types::Uri::from_file_path(path)
+        .map(|uri| uri.as_str().to_owned())
+        .unwrap_or_default()
+}
+
+fn position(text: &str, offset: usize) -> Value {
+    let line = text[..offset].matches('\n').count();
+    let line_start = text[..offset].rfind('\n').map_or(0, |idx| idx + 1);
+    json!({"line": line, "character": offset - line_start})
+}
+
+/// The source file whose line count is closest to `target_lines`.
+fn pick_file(root: &Path, target_lines: usize) -> Option<(PathBuf, String)> {
+    let (candidates, _) = walk::discover(&[root.to_owned()], &Default::default());
+    candidates
+        .into_iter()
+        .filter(|candidate| candidate.lang.is_some())
+        .filter_map(|candidate| {
+            let text = std::fs::read_to_string(&candidate.abs_path).ok()?;
+            Some((candidate.abs_path, text))
+        })
+        .min_by_key(|(_, text)| text.lines().count().abs_diff(target_lines))
+}
+
+/// Runs the benchmark on `root` with `n_edits` edits and a burst of `burst` changes.
+pub fn run(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<LspBench> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run_async(root, n_edits, burst))
+}
+
+async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<LspBench> {
+    let (client_side, server_side) = tokio::io::duplex(1 << 22);
+    let (server_read, server_write) = tokio::io::split(server_side);
+    let (client_read, client_write) = tokio::io::split(client_side);
+    tokio::spawn(super::transport::serve(server_read, server_write));
+    let (sender, incoming) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(client_read);
+        loop {
+            let mut len = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(value) = line.strip_prefix("Content-Length:") {
+                    len = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; len];
+            if reader.read_exact(&mut body).await.is_err() {
+                return;
+            }
+            if let Ok(message) = serde_json::from_slice::<Value>(&body) {
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    // The writer half must be a DuplexStream for `Client`; wrap the split half in a pipe.
+    let (writer, mut pipe_read) = tokio::io::duplex(1 << 22);
+    let mut client_write = client_write;
+    tokio::spawn(async move {
+        let _ = tokio::io::copy(&mut pipe_read, &mut client_write).await;
+    });
+    let mut client = Client {
+        writer,
+        incoming,
+        next_id: 0,
+    };
+
+    let started = Instant::now();
+    client
+        .request(
+            "initialize",
+            json!({
+                "capabilities": {"general": {"positionEncodings": ["utf-8"]}},
+                "workspaceFolders": [{"uri": file_uri(root), "name": "bench"}],
+            }),
+        )
+        .await;
+    client.notify("initialized", json!({})).await;
+    let status = client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "codectx.status", "arguments": [{"wait": true}]}),
+        )
+        .await;
+    let initial_index_ms = started.elapsed().as_secs_f64() * 1e3;
+
+    let (path, mut text) =
+        pick_file(root, 5000).ok_or_else(|| anyhow::anyhow!("no source file under the root"))?;
+    let uri = file_uri(&path);
+    let lang_id = crate::languages::Language::from_path(&path.to_string_lossy())
+        .map_or("plaintext", |lang| lang.name());
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": lang_id, "version": 1, "text": text}}),
+        )
+        .await;
+    let mut version = 1;
+
+    // Edit-to-visible: rename a function appended at the end, then search for the new name.
+    let marker = "\n\ndef zz_bench_0():\n    pass\n";
+    let end = text.len();
+    let end_pos = position(&text, end);
+    text.push_str(marker);
+    version += 1;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"range": {"start": end_pos, "end": end_pos}, "text": marker}]}),
+        )
+        .await;
+    let mut edit_samples = Vec::with_capacity(n_edits);
+    let mut current = "zz_bench_0".to_owned();
+    for idx in 1..=n_edits {
+        let name = format!("zz_bench_{idx}");
+        let start = text.rfind(&current).expect("marker present");
+        let range =
+            json!({"start": position(&text, start), "end": position(&text, start + current.len())});
+        text.replace_range(start..start + current.len(), &name);
+        version += 1;
+        let sent = Instant::now();
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version},
+                       "contentChanges": [{"range": range, "text": name}]}),
+            )
+            .await;
+        let res = client
+            .request("workspace/symbol", json!({"query": name}))
+            .await;
+        edit_samples.push(sent.elapsed());
+        anyhow::ensure!(
+            res[0]["name"] == json!(name),
+            "edit {idx} not visible to the next workspace/symbol: {res}"
+        );
+        current = name;
+    }
+
+    // Workspace symbol queries.
+    let queries = [
+        "QuerySet",
+        "get_queryset",
+        "Model",
+        "render",
+        "HttpResponse",
+        "clean",
+        "save",
+        "ForeignKey",
+        "as_sql",
+        "migrate",
+        "frm",
+        "qs",
+        "get_ctx",
+        "Field",
+        "test_",
+        "url",
+        "Cache",
+        "Widget",
+        "validate",
+        "serialize",
+    ];
+    let mut symbol_samples = Vec::new();
+    for round in 0..50 {
+        for query in queries {
+            let query = if round % 2 == 0 {
+                query.to_owned()
+            } else {
+                query.to_lowercase()
+            };
+            let sent = Instant::now();
+            client
+                .request("workspace/symbol", json!({"query": query}))
+                .await;
+            symbol_samples.push(sent.elapsed());
+        }
+    }
+
+    // Definitions at call sites of the edited file.
+    let mut positions = Vec::new();
+    let bytes = text.as_bytes();
+    for (idx, _) in text.match_indices('(') {
+        let mut start = idx;
+        while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            start -= 1;
+        }
+        if start < idx {
+            positions.push(position(&text, start));
+        }
+    }
+    let mut definition_samples = Vec::new();
+    for pos in positions
+        .iter()
+        .cycle()
+        .take(1000.min(positions.len() * 50))
+    {
+        let sent = Instant::now();
+        client
+            .request(
+                "textDocument/definition",
+                json!({"textDocument": {"uri": uri}, "position": pos}),
+            )
+            .await;
+        definition_samples.push(sent.elapsed());
+    }
+
+    // A burst of changes: typing and deleting a character at the top of the file.
+    let rss_before_burst_bytes = rss_bytes();
+    let burst_started = Instant::now();
+    for idx in 0..burst {
+        version += 1;
+        let (range, new_text) = if idx % 2 == 0 {
+            (
+                json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+                "#",
+            )
+        } else {
+            (
+                json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}),
+                "",
+            )
+        };
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version},
+                       "contentChanges": [{"range": range, "text": new_text}]}),
+            )
+            .await;
+    }
+    let res = client
+        .request("workspace/symbol", json!({"query": current}))
+        .await;
+    let burst_absorb_ms = burst_started.elapsed().as_secs_f64() * 1e3;
+    anyhow::ensure!(
+        res[0]["name"] == json!(current),
+        "index lost the edits: {res}"
+    );
+    let rss_after_burst_bytes = rss_bytes();
+
+    client.request("shutdown", Value::Null).await;
+    client.notify("exit", Value::Null).await;
+
+    Ok(LspBench {
+        root: root.display().to_string(),
+        files: status["files"].as_u64().unwrap_or(0),
+        initial_index_ms,
+        edited_file: path.display().to_string(),
+        edited_file_lines: text.lines().count(),
+        n_edits,
+        edit_to_visible_p50_ms: percentile(&mut edit_samples, 0.5),
+        edit_to_visible_p95_ms: percentile(&mut edit_samples, 0.95),
+        n_symbol_queries: symbol_samples.len(),
+        workspace_symbol_p50_ms: percentile(&mut symbol_samples, 0.5),
+        workspace_symbol_p95_ms: percentile(&mut symbol_samples, 0.95),
+        n_definitions: definition_samples.len(),
+        definition_p50_ms: percentile(&mut definition_samples, 0.5),
+        definition_p95_ms: percentile(&mut definition_samples, 0.95),
+        burst_changes: burst,
+        burst_absorb_ms,
+        rss_before_burst_bytes,
+        rss_after_burst_bytes,
+    })
+}

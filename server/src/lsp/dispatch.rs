@@ -77,7 +77,7 @@ where
     let shared = Arc::clone(shared);
     let task = tokio::task::spawn_blocking(move || {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let world = shared.read();
+            let world = shared.read_current();
             f(&world, &cancel)
         }))
     });

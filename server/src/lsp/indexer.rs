@@ -240,6 +240,7 @@ pub fn reindex_documents(world: &mut World) {
             continue;
         };
         document.location = location.clone();
+        document.dirty = false;
         let Some(lang) = document.lang else {
             continue;
         };
@@ -389,11 +390,25 @@ fn current_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Re-indexes every open document edited since it was last indexed.
+pub fn flush_dirty(world: &mut World) {
+    let dirty: Vec<String> = world
+        .documents
+        .iter()
+        .filter(|(_, document)| document.dirty)
+        .map(|(uri, _)| uri.to_owned())
+        .collect();
+    for uri in dirty {
+        index_document(world, &uri);
+    }
+}
+
 /// Reparses an open buffer (incrementally) and replaces its file's entries in the index.
 pub fn index_document(world: &mut World, uri: &str) {
     let Some(document) = world.documents.get_mut(uri) else {
         return;
     };
+    document.dirty = false;
     let (root, path) = document.location.clone();
     let text = document.text();
     let Some(lang) = document.lang else {

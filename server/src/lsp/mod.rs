@@ -8,6 +8,7 @@
 //! - Notifications that change documents or the index apply their change synchronously, before
 //!   their first `.await`, so changes are applied in the order received even though
 //!   `tower-lsp-server` runs up to four handlers concurrently (tower-lsp issue #284).
+//!   Edited buffers are re-indexed before the next request reads the index.
 //! - Requests run on a read lock inside `spawn_blocking`, under `catch_unwind`; the lock is
 //!   never held across an `.await`.
 //! - Positions are converted only in `from_proto`/`to_proto`; everything else uses bytes.

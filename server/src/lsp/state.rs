@@ -81,6 +81,9 @@ pub struct Shared {
     /// Indexing jobs running now.
     pub n_jobs: AtomicUsize,
     pub shutting_down: AtomicBool,
+    /// Some open document was edited and not yet re-indexed. Set under the world's write
+    /// lock; cleared, with the re-indexing, under the write lock too.
+    pub dirty: AtomicBool,
 }
 
 impl Shared {
@@ -93,6 +96,7 @@ impl Shared {
             generation: AtomicU64::new(0),
             n_jobs: AtomicUsize::new(0),
             shutting_down: AtomicBool::new(false),
+            dirty: AtomicBool::new(false),
         }
     }
 
@@ -107,6 +111,18 @@ impl Shared {
         self.world
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A read lock on a world whose edited documents are re-indexed: pending edits are
+    /// flushed first, so every request sees every change received before it.
+    pub fn read_current(&self) -> RwLockReadGuard<'_, World> {
+        if self.dirty.load(std::sync::atomic::Ordering::SeqCst) {
+            let mut world = self.write();
+            if self.dirty.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                super::indexer::flush_dirty(&mut world);
+            }
+        }
+        self.read()
     }
 
     pub fn flags(&self) -> ClientFlags {

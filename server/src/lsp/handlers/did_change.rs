@@ -1,11 +1,14 @@
 //! `textDocument/didChange`: applies the range edits in order (converted from the negotiated
-//! encoding against the rope as it is before each edit), reparses incrementally and replaces
-//! the file's index entries, all before the handler's first (and only) suspension point.
+//! encoding against the rope as it is before each edit) and records them on the syntax tree,
+//! before the handler's first (and only) suspension point. The reparse and the replacement of
+//! the file's index entries happen once for a run of changes, before the next request reads
+//! the index (`Shared::read_current`), so a burst of keystrokes costs one reparse.
+
+use std::sync::atomic::Ordering;
 
 use tower_lsp_server::ls_types::DidChangeTextDocumentParams;
 
 use crate::lsp::from_proto;
-use crate::lsp::indexer;
 use crate::lsp::state::{guarded, Shared};
 
 pub fn handle(shared: &Shared, params: DidChangeTextDocumentParams) {
@@ -35,6 +38,7 @@ pub fn handle(shared: &Shared, params: DidChangeTextDocumentParams) {
             document.apply_edit(range, &change.text);
         }
         document.version = params.text_document.version;
-        indexer::index_document(&mut world, uri.as_str());
+        document.dirty = true;
+        shared.dirty.store(true, Ordering::SeqCst);
     });
 }
