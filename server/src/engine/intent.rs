@@ -82,6 +82,11 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "fix", 3.0),
     (IntentKind::BugFix, "fixes", 3.0),
     (IntentKind::BugFix, "fixed", 3.0),
+    (IntentKind::BugFix, "fixing", 3.0),
+    (IntentKind::BugFix, "do not", 2.0),
+    (IntentKind::BugFix, "don't", 1.5),
+    (IntentKind::BugFix, "ensure", 1.5),
+    (IntentKind::BugFix, "previously", 1.5),
     (IntentKind::BugFix, "bug", 3.0),
     (IntentKind::BugFix, "crash", 3.0),
     (IntentKind::BugFix, "crashes", 3.0),
@@ -118,7 +123,6 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "no longer", 2.5),
     (IntentKind::BugFix, "never", 1.0),
     (IntentKind::BugFix, "missing", 1.0),
-    (IntentKind::BugFix, "don't", 1.5),
     (IntentKind::BugFix, "isn't", 1.5),
     (IntentKind::BugFix, "can't", 1.5),
     (IntentKind::BugFix, "won't", 1.5),
@@ -141,6 +145,10 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Refactor, "refactor", 4.0),
     (IntentKind::Refactor, "refactoring", 4.0),
     (IntentKind::Refactor, "rename", 3.0),
+    (IntentKind::Refactor, "renamed", 3.0),
+    (IntentKind::Refactor, "renames", 3.0),
+    (IntentKind::Refactor, "perf", 2.0),
+    (IntentKind::Refactor, "performance", 2.0),
     (IntentKind::Refactor, "extract", 2.0),
     (IntentKind::Refactor, "move", 2.0),
     (IntentKind::Refactor, "clean up", 3.0),
@@ -153,7 +161,6 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Refactor, "inline", 2.0),
     (IntentKind::Refactor, "replace", 1.5),
     (IntentKind::Refactor, "remove", 1.5),
-    (IntentKind::Refactor, "deprecate", 2.0),
     (IntentKind::Refactor, "consolidate", 3.0),
     (IntentKind::Refactor, "tidy", 2.0),
     (IntentKind::Refactor, "convert", 1.5),
@@ -179,8 +186,6 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Implementation, "update", 1.0),
     (IntentKind::Implementation, "improve", 1.0),
     (IntentKind::UsageExploration, "used", 2.5),
-    (IntentKind::UsageExploration, "usages", 4.0),
-    (IntentKind::UsageExploration, "usage", 3.0),
     (IntentKind::UsageExploration, "uses of", 4.0),
     (IntentKind::UsageExploration, "who calls", 5.0),
     (IntentKind::UsageExploration, "what calls", 5.0),
@@ -190,11 +195,6 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::UsageExploration, "references", 3.0),
     (IntentKind::UsageExploration, "how does", 2.0),
     (IntentKind::UsageExploration, "how do", 2.0),
-    (IntentKind::UsageExploration, "call", 2.0),
-    (IntentKind::UsageExploration, "calls", 2.0),
-    (IntentKind::UsageExploration, "use", 2.5),
-    (IntentKind::UsageExploration, "uses", 2.5),
-    (IntentKind::UsageExploration, "using", 1.5),
     (IntentKind::UsageExploration, "depends on", 3.0),
     (IntentKind::UsageExploration, "consumers", 3.0),
     (IntentKind::DefinitionLookup, "defined", 4.0),
@@ -225,6 +225,36 @@ const OPENERS: &[(IntentKind, &str, f32)] = &[
     (IntentKind::DefinitionLookup, "what", 2.5),
     (IntentKind::DefinitionLookup, "which", 1.5),
 ];
+
+/// Words that ask about usages, but only in a question: as a task (`use X instead of Y`,
+/// `call close() on exit`) they say nothing about usages.
+const QUESTION_USAGE_CUES: &[&str] = &["call", "calls", "use", "uses", "using", "usage", "usages"];
+const QUESTION_WORDS: &[&str] = &["where", "which", "who", "what", "how", "does", "do", "is", "are"];
+
+/// Conventional-commit types (`fix(scope): ...`) and the intent each declares.
+const COMMIT_TYPES: &[(&str, IntentKind)] = &[
+    ("fix", IntentKind::BugFix),
+    ("bugfix", IntentKind::BugFix),
+    ("hotfix", IntentKind::BugFix),
+    ("feat", IntentKind::Implementation),
+    ("feature", IntentKind::Implementation),
+    ("refactor", IntentKind::Refactor),
+    ("perf", IntentKind::Refactor),
+    ("style", IntentKind::Refactor),
+    ("chore", IntentKind::Refactor),
+    ("test", IntentKind::TestWriting),
+    ("tests", IntentKind::TestWriting),
+];
+
+/// The conventional-commit type a query starts with, if any (`fix(v4)!: ...` -> `fix`).
+fn commit_type(query: &str) -> Option<IntentKind> {
+    let head = query.trim_start().split(':').next()?;
+    if head.len() > 30 || !query.trim_start()[head.len()..].starts_with(':') {
+        return None;
+    }
+    let kind = head.split('(').next()?.trim_end_matches('!').to_lowercase();
+    COMMIT_TYPES.iter().find(|(name, _)| *name == kind).map(|(_, intent)| *intent)
+}
 
 /// Verbs that, opening a query that mentions tests, ask for tests to be written.
 const TEST_VERBS: &[&str] = &[
@@ -275,7 +305,12 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             continue;
         };
         let at_start = position == 0;
-        let weight = if at_start { weight * 2.0 } else { *weight };
+        // Tests mentioned in passing (`..., and add tests`) do not make a test-writing task.
+        let weight = match (at_start, *kind == IntentKind::TestWriting) {
+            (true, _) => weight * 2.0,
+            (false, true) => weight * 0.5,
+            (false, false) => *weight,
+        };
         let slot = *kind as usize;
         scores[slot] += weight;
         signals[slot].push(if at_start {
@@ -284,11 +319,25 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             format!("word:{cue}")
         });
     }
+    if let Some(kind) = commit_type(query) {
+        scores[kind as usize] += 8.0;
+        signals[kind as usize].push("commit-type".to_owned());
+    }
     if let Some(first) = words.first() {
         for (kind, opener, weight) in OPENERS {
             if first == opener {
                 scores[*kind as usize] += weight;
                 signals[*kind as usize].push(format!("question:{opener}"));
+            }
+        }
+        let is_question = QUESTION_WORDS.contains(&first.as_str()) || query.trim_end().ends_with('?');
+        if is_question {
+            for cue in QUESTION_USAGE_CUES {
+                if words.iter().skip(1).any(|word| word == cue) {
+                    let slot = IntentKind::UsageExploration as usize;
+                    scores[slot] += 2.5;
+                    signals[slot].push(format!("question-word:{cue}"));
+                }
             }
         }
         let mentions_tests = words.iter().any(|word| TEST_WORDS.contains(&word.as_str()));

@@ -21,7 +21,7 @@ const W_PATH: f32 = 2.0;
 const W_COMPOUND: f32 = 2.0;
 const W_WORD_NAME: f32 = 1.2;
 const W_BM25_DEF: f32 = 1.5;
-const W_BM25_FILE: f32 = 1.0;
+const W_BM25_FILE: f32 = 2.0;
 const TEST_PENALTY: f32 = 0.35;
 const NEIGHBOUR_BOOST: f32 = 1.15;
 const ACTIVE_FILE_BOOST: f32 = 1.3;
@@ -346,7 +346,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .into_iter()
         .map(|(def, (mut score, mut reasons, direct))| {
             if let Some(rank) = file_rank.get(&def.file) {
-                score += W_BM25_FILE / (RRF_K * 2.0 + *rank as f32 + 1.0);
+                score += W_BM25_FILE / (RRF_K + *rank as f32 + 1.0);
                 reasons.push(format!("file-bm25-rank:{}", rank + 1));
             }
             if !wants_tests && is_test_def(index, def) {
@@ -400,7 +400,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     }
     for (rank, (file, score)) in bm25_files.iter().enumerate() {
         let entry = files.entry(*file).or_insert((0.0, Vec::new()));
-        entry.0 += W_BM25_FILE / (RRF_K * 2.0 + rank as f32 + 1.0) * 0.5;
+        entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5;
         entry.1.push(format!("file-bm25:{score:.2}"));
     }
     let mut files: Vec<RankedFile> = files
