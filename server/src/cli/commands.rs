@@ -80,7 +80,7 @@ pub(crate) fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-#[derive(Serialize, Default, Clone, Copy)]
+#[derive(Serialize, Default, Clone)]
 pub struct LanguageCounts {
     pub files: usize,
     pub bytes: u64,
@@ -88,6 +88,11 @@ pub struct LanguageCounts {
     pub imports: usize,
     pub references: usize,
     pub files_with_syntax_errors: usize,
+    /// Definitions by kind (`function`, `method`, `field`, ...).
+    pub kinds: BTreeMap<&'static str, usize>,
+    /// Of those, the definitions declared inside a function or method body (nested
+    /// functions, local types), by kind; ctags counts these apart.
+    pub nested_kinds: BTreeMap<&'static str, usize>,
 }
 
 #[derive(Serialize)]
@@ -99,6 +104,24 @@ struct IndexReport {
     wall_ms: f64,
     mb_per_s: f64,
     peak_rss_bytes: Option<u64>,
+}
+
+/// Whether a definition has a function or method among its enclosing definitions.
+fn in_function_body(defs: &[crate::syntax::Def], def: &crate::syntax::Def) -> bool {
+    let mut parent = def.parent;
+    while let Some(parent_idx) = parent {
+        let Some(parent_def) = defs.get(parent_idx as usize) else {
+            return false;
+        };
+        if matches!(
+            parent_def.kind,
+            crate::languages::DefKind::Function | crate::languages::DefKind::Method
+        ) {
+            return true;
+        }
+        parent = parent_def.parent;
+    }
+    false
 }
 
 pub fn count_by_language(
@@ -114,6 +137,12 @@ pub fn count_by_language(
             counts.imports += data.syntax.imports.len();
             counts.references += data.syntax.refs.len();
             counts.files_with_syntax_errors += usize::from(!data.syntax.issues.is_empty());
+            for def in &data.syntax.defs {
+                *counts.kinds.entry(def.kind.name()).or_default() += 1;
+                if in_function_body(&data.syntax.defs, def) {
+                    *counts.nested_kinds.entry(def.kind.name()).or_default() += 1;
+                }
+            }
         }
     }
     (languages, total)
@@ -125,6 +154,7 @@ pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
     let index = Index::build(vec![dir.clone()], &index_config(root));
     let wall = started.elapsed();
     let (languages, total) = count_by_language(&index);
+    let total_bytes = total.bytes;
     let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
     for skip in index.skipped() {
         *skipped.entry(skip.reason.label()).or_default() += 1;
@@ -135,7 +165,7 @@ pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
         total,
         skipped,
         wall_ms: wall.as_secs_f64() * 1000.0,
-        mb_per_s: total.bytes as f64 / 1e6 / wall.as_secs_f64().max(1e-9),
+        mb_per_s: total_bytes as f64 / 1e6 / wall.as_secs_f64().max(1e-9),
         peak_rss_bytes: peak_rss_bytes(),
     };
     if json {

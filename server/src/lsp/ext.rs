@@ -14,6 +14,19 @@ pub const STATUS: &str = "codectx.status";
 /// Rebuilds the index from disk and reports the status.
 pub const REINDEX: &str = "codectx.reindex";
 
+/// The fields of the `codectx.context` argument object, in the order `docs/protocol.md`
+/// lists them; any other field is an `InvalidParams` error.
+pub const CONTEXT_FIELDS: &[&str] = &[
+    "query",
+    "budget",
+    "format",
+    "intent",
+    "activeUri",
+    "position",
+    "pinnedUris",
+    "tokenizer",
+];
+
 /// The commands advertised in `executeCommandProvider`.
 pub const COMMANDS: &[&str] = &[CONTEXT, STATUS, REINDEX];
 
