@@ -230,7 +230,7 @@ fn document_symbols_are_hierarchical_and_hover_shows_the_card() {
 }
 
 #[test]
-fn commands_report_status_reindex_and_refuse_context() {
+fn commands_report_status_reindex_and_assemble_context() {
     let (mut server, _root) = start();
     let status = server.execute("codectx.status", json!([])).unwrap();
     for key in [
@@ -248,17 +248,59 @@ fn commands_report_status_reindex_and_refuse_context() {
     let reindexed = server.execute("codectx.reindex", json!([])).unwrap();
     assert_eq!(reindexed["files"], status["files"]);
     assert_eq!(reindexed["definitions"], status["definitions"]);
+    // The context command answers from the engine, within its budget.
     let context = server
         .execute(
             "codectx.context",
-            json!([{"query": "where is the discount applied"}]),
+            json!([{"query": "fix the crash in DatabaseClient.connect when the URL is empty", "budget": 2000}]),
         )
-        .unwrap_err();
-    assert_eq!(context["code"], -32600);
-    assert_eq!(
-        context["message"],
-        "codectx.context is not available in this build"
+        .unwrap();
+    assert_eq!(context["intent"]["kind"], "bug_fix", "{context}");
+    assert_eq!(context["budget"]["limit"], 2000);
+    assert!(context["budget"]["used"].as_u64().unwrap() <= 2000);
+    assert!(context["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("<context intent=\"bug_fix\""));
+    let items = context["items"].as_array().unwrap();
+    assert!(
+        items
+            .iter()
+            .any(|item| item["symbol"] == "DatabaseClient.connect" && item["path"] == "shop/db.py"),
+        "{context}"
     );
+    assert!(items
+        .iter()
+        .all(|item| item["uri"].as_str().unwrap().starts_with("file://")));
+    // Bad arguments are InvalidParams errors that name the field.
+    for (arguments, field) in [
+        (json!([{"query": ""}]), "query"),
+        (json!([{"query": 3}]), "query"),
+        (json!([{}]), "query"),
+        (json!([{"query": "x", "budget": 10}]), "budget"),
+        (json!([{"query": "x", "budget": "big"}]), "budget"),
+        (json!([{"query": "x", "format": "html"}]), "format"),
+        (json!([{"query": "x", "intent": "dance"}]), "intent"),
+        (
+            json!([{"query": "x", "activeUri": "file:///elsewhere/a.py"}]),
+            "activeUri",
+        ),
+        (
+            json!([{"query": "x", "pinnedUris": "file:///a.py"}]),
+            "pinnedUris",
+        ),
+        (json!([{"query": "x", "colour": "red"}]), "colour"),
+    ] {
+        let error = server
+            .execute("codectx.context", arguments.clone())
+            .unwrap_err();
+        assert_eq!(error["code"], -32602, "{arguments}: {error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("{field}:")),
+            "{arguments}: {message}"
+        );
+    }
     let bad = server
         .execute("codectx.status", json!([{"wait": "yes"}]))
         .unwrap_err();

@@ -146,7 +146,8 @@
     right: [
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
-    ]) @definition.method)
+    ]) @definition.method
+  (#not-match? @container "^(module\\.)?exports$"))
 
 ; Test blocks: `describe('...', fn)`, `it(...)`, `test(...)` and their `.only`/`.skip`
 ; forms, named by their string (kept only in test files). They capture no body: the

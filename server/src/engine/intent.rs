@@ -229,7 +229,9 @@ const OPENERS: &[(IntentKind, &str, f32)] = &[
 /// Words that ask about usages, but only in a question: as a task (`use X instead of Y`,
 /// `call close() on exit`) they say nothing about usages.
 const QUESTION_USAGE_CUES: &[&str] = &["call", "calls", "use", "uses", "using", "usage", "usages"];
-const QUESTION_WORDS: &[&str] = &["where", "which", "who", "what", "how", "does", "do", "is", "are"];
+const QUESTION_WORDS: &[&str] = &[
+    "where", "which", "who", "what", "how", "does", "do", "is", "are",
+];
 
 /// Conventional-commit types (`fix(scope): ...`) and the intent each declares.
 const COMMIT_TYPES: &[(&str, IntentKind)] = &[
@@ -253,7 +255,10 @@ fn commit_type(query: &str) -> Option<IntentKind> {
         return None;
     }
     let kind = head.split('(').next()?.trim_end_matches('!').to_lowercase();
-    COMMIT_TYPES.iter().find(|(name, _)| *name == kind).map(|(_, intent)| *intent)
+    COMMIT_TYPES
+        .iter()
+        .find(|(name, _)| *name == kind)
+        .map(|(_, intent)| *intent)
 }
 
 /// Verbs that, opening a query that mentions tests, ask for tests to be written.
@@ -330,7 +335,8 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
                 signals[*kind as usize].push(format!("question:{opener}"));
             }
         }
-        let is_question = QUESTION_WORDS.contains(&first.as_str()) || query.trim_end().ends_with('?');
+        let is_question =
+            QUESTION_WORDS.contains(&first.as_str()) || query.trim_end().ends_with('?');
         if is_question {
             for cue in QUESTION_USAGE_CUES {
                 if words.iter().skip(1).any(|word| word == cue) {
