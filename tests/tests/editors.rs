@@ -109,7 +109,10 @@ fn agent_example_prints_context_for_a_task() {
     assert!(text.starts_with("<context intent=\"bug_fix\""), "{text}");
     assert!(text.contains("def connect(self)"), "{text}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("files,") && stderr.contains("definitions indexed"), "{stderr}");
+    assert!(
+        stderr.contains("files,") && stderr.contains("definitions indexed"),
+        "{stderr}"
+    );
 
     // --json prints the whole result object of codectx.context.
     let output = run_with_limit(
@@ -152,7 +155,9 @@ fn agent_example_reports_a_missing_server() {
 #[test]
 fn agent_example_keeps_the_index_fresh_after_edits() {
     if !have("python3") {
-        println!("SKIPPED agent_example_keeps_the_index_fresh_after_edits: `python3` is not installed");
+        println!(
+            "SKIPPED agent_example_keeps_the_index_fresh_after_edits: `python3` is not installed"
+        );
         return;
     }
     let root = fixture_copy("py_shop");
@@ -168,4 +173,100 @@ fn agent_example_keeps_the_index_fresh_after_edits() {
     assert_success(&output, "tests/agent/freshness.py");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("ok all"), "{stdout}");
+}
+
+// Neovim: editors/nvim, driven by headless Neovim.
+
+#[test]
+fn neovim_plugin_navigates_and_shows_context() {
+    if !have("nvim") {
+        println!("SKIPPED neovim_plugin_navigates_and_shows_context: `nvim` is not installed (apt-get install -y neovim)");
+        return;
+    }
+    let root = fixture_copy("py_shop");
+    let out_dir = TempDir::new("nvim-plugin");
+    let out = out_dir.path().join("answers.json");
+    let script = repo_root().join("editors/nvim/tests/headless.lua");
+    let output = run_with_limit(
+        Command::new("nvim")
+            .args(["--headless", "--clean", "-n", "-c"])
+            .arg(format!("luafile {}", script.display()))
+            .current_dir(root.path())
+            .env("CODECTX_BIN", bin())
+            .env("CODECTX_PLUGIN", repo_root().join("editors/nvim"))
+            .env("CODECTX_ROOT", root.path())
+            .env("CODECTX_OUT", &out),
+        Duration::from_secs(240),
+    );
+    let answers: Value = serde_json::from_str(
+        &std::fs::read_to_string(&out)
+            .unwrap_or_else(|err| panic!("no answers ({}): {err}\n{output:?}", output.status)),
+    )
+    .unwrap();
+    assert_eq!(answers["ok"], true, "{answers:#}");
+    assert_success(&output, "nvim");
+    let root_dir = root.path().to_str().unwrap();
+
+    assert_eq!(answers["root_dir"], root_dir);
+    assert_eq!(answers["status"]["state"], "ready");
+    assert_eq!(answers["status"]["files"], 17);
+    assert!(answers["invalid_setup"]
+        .as_str()
+        .unwrap()
+        .contains("context.format"));
+
+    let definition = &answers["definition"];
+    assert_eq!(
+        definition["file"],
+        format!("{root_dir}/shop/services/order_service.py")
+    );
+    assert!(definition["text"]
+        .as_str()
+        .unwrap()
+        .contains("def place_order("));
+
+    assert_eq!(
+        answers["symbol"]["file"],
+        format!("{root_dir}/shop/services/order_service.py")
+    );
+    assert!(answers["symbol"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("OrderService"));
+
+    let context = &answers["context"];
+    assert_eq!(context["filetype"], "markdown");
+    assert_eq!(context["buftype"], "nofile");
+    assert_eq!(context["modifiable"], false);
+    let text = context["text"].as_str().unwrap();
+    assert!(text.starts_with("# Context\nintent: bug_fix"), "{text}");
+    assert!(text.contains("def connect(self)"), "{text}");
+    assert!(context["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("codectx: context: bug_fix"));
+
+    let yank = &answers["yank"];
+    assert!(yank["register"]
+        .as_str()
+        .unwrap()
+        .starts_with("# Context\n"));
+    assert!(yank["message"]
+        .as_str()
+        .unwrap()
+        .contains("yanked to register"));
+
+    assert!(answers["status_message"]
+        .as_str()
+        .unwrap()
+        .starts_with("codectx: ready, 17 files"));
+
+    let health = answers["health"].as_str().unwrap();
+    for line in [
+        "OK: setup() was called",
+        "OK: server version: codectx ",
+        "OK: index: ready, 17 files",
+    ] {
+        assert!(health.contains(line), "{line:?} not in\n{health}");
+    }
 }
