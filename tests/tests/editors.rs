@@ -270,3 +270,37 @@ fn neovim_plugin_navigates_and_shows_context() {
         assert!(health.contains(line), "{line:?} not in\n{health}");
     }
 }
+
+// VS Code: editors/vscode's `npm test` (unit tests, the protocol and manifest checks, and a
+// client test against this server through vscode-jsonrpc).
+
+#[test]
+fn vscode_extension_tests_pass() {
+    let extension_dir = repo_root().join("editors/vscode");
+    if !have("node") || !have("npm") {
+        println!("SKIPPED vscode_extension_tests_pass: `node` or `npm` is not installed");
+        return;
+    }
+    if !extension_dir.join("node_modules").is_dir() {
+        println!("SKIPPED vscode_extension_tests_pass: run `npm ci` in editors/vscode first (.ci/run does)");
+        return;
+    }
+    let output = run_with_limit(
+        Command::new("npm")
+            .args(["test", "--silent"])
+            .current_dir(&extension_dir)
+            .env("CODECTX_BIN", bin()),
+        Duration::from_secs(300),
+    );
+    assert_success(&output, "npm test in editors/vscode");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("# fail 0"), "{stdout}");
+    assert!(
+        stdout.contains("# skipped 0"),
+        "the client test was skipped:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("ok 2 - answers codectx.context with the fields of lsp_ext.ts"),
+        "{stdout}"
+    );
+}
