@@ -11,8 +11,8 @@
 
 pub mod base;
 pub mod cli;
-pub mod documents;
 pub mod engine;
+pub mod documents;
 pub mod index;
 pub mod languages;
 pub mod lsp;

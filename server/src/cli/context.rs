@@ -72,12 +72,8 @@ pub(super) fn context(
         .assemble_context(&index, &request)
         .map_err(|err| CliError::Usage(err.to_string()))?;
     if json_out {
-        let text = serde_json::to_string_pretty(&crate::lsp::ext::context_result_json(
-            &index,
-            &result,
-            crate::lsp::state::Encoding::Utf16,
-        ))
-        .map_err(|err| CliError::Failed(err.to_string()))?;
+        let text = serde_json::to_string_pretty(&crate::lsp::ext::context_result_json(&index, &result, crate::lsp::state::Encoding::Utf16))
+            .map_err(|err| CliError::Failed(err.to_string()))?;
         println!("{text}");
         return Ok(());
     }

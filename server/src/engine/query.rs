@@ -56,7 +56,9 @@ fn looks_like_code(word: &str) -> bool {
         && chars
             .iter()
             .all(|ch| ch.is_uppercase() || ch.is_ascii_digit());
-    inner_underscore || camel || (acronym_word && chars.len() > 3 && chars.contains(&'_'))
+    inner_underscore
+        || camel
+        || (acronym_word && chars.len() > 3 && chars.contains(&'_'))
 }
 
 pub fn analyze(query: &str) -> QueryAnalysis {

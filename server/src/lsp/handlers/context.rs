@@ -60,10 +60,7 @@ fn parse(arguments: &[Value]) -> Result<RawParams> {
     };
     for key in object.keys() {
         if !KNOWN_FIELDS.contains(&key.as_str()) {
-            return Err(field_error(
-                key,
-                format!("unknown field (known: {})", KNOWN_FIELDS.join(", ")),
-            ));
+            return Err(field_error(key, format!("unknown field (known: {})", KNOWN_FIELDS.join(", "))));
         }
     }
     let query = match object.get("query") {
@@ -73,27 +70,18 @@ fn parse(arguments: &[Value]) -> Result<RawParams> {
         None => return Err(field_error("query", "is required")),
     };
     if query.len() > engine::MAX_QUERY_BYTES {
-        return Err(field_error(
-            "query",
-            format!("must be at most {} bytes", engine::MAX_QUERY_BYTES),
-        ));
+        return Err(field_error("query", format!("must be at most {} bytes", engine::MAX_QUERY_BYTES)));
     }
     let budget = match object.get("budget") {
         None | Some(Value::Null) => None,
         Some(value) => {
             let budget = value
                 .as_u64()
-                .filter(|budget| {
-                    (u64::from(engine::MIN_BUDGET)..=u64::from(engine::MAX_BUDGET)).contains(budget)
-                })
+                .filter(|budget| (u64::from(engine::MIN_BUDGET)..=u64::from(engine::MAX_BUDGET)).contains(budget))
                 .ok_or_else(|| {
                     field_error(
                         "budget",
-                        format!(
-                            "expected an integer between {} and {}, got {value}",
-                            engine::MIN_BUDGET,
-                            engine::MAX_BUDGET
-                        ),
+                        format!("expected an integer between {} and {}, got {value}", engine::MIN_BUDGET, engine::MAX_BUDGET),
                     )
                 })?;
             Some(budget as u32)
@@ -108,31 +96,20 @@ fn parse(arguments: &[Value]) -> Result<RawParams> {
     };
     let format = match string_field("format")? {
         None => Format::Xml,
-        Some(name) => Format::from_name(name).ok_or_else(|| {
-            field_error(
-                "format",
-                format!("expected \"xml\", \"markdown\" or \"json\", got {name:?}"),
-            )
-        })?,
+        Some(name) => Format::from_name(name)
+            .ok_or_else(|| field_error("format", format!("expected \"xml\", \"markdown\" or \"json\", got {name:?}")))?,
     };
     let intent = match string_field("intent")? {
         None => None,
         Some(name) => Some(IntentKind::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = IntentKind::ALL.iter().map(|kind| kind.name()).collect();
-            field_error(
-                "intent",
-                format!("expected one of {}, got {name:?}", names.join(", ")),
-            )
+            field_error("intent", format!("expected one of {}, got {name:?}", names.join(", ")))
         })?),
     };
     let tokenizer = match string_field("tokenizer")? {
         None => Tokenizer::O200kBase,
-        Some(name) => Tokenizer::from_name(name).ok_or_else(|| {
-            field_error(
-                "tokenizer",
-                format!("expected \"o200k_base\" or \"cl100k_base\", got {name:?}"),
-            )
-        })?,
+        Some(name) => Tokenizer::from_name(name)
+            .ok_or_else(|| field_error("tokenizer", format!("expected \"o200k_base\" or \"cl100k_base\", got {name:?}")))?,
     };
     let active_uri = match object.get("activeUri") {
         None | Some(Value::Null) => None,
@@ -141,12 +118,8 @@ fn parse(arguments: &[Value]) -> Result<RawParams> {
     let position = match object.get("position") {
         None | Some(Value::Null) => None,
         Some(value) => Some(
-            serde_json::from_value::<Position>(value.clone()).map_err(|_| {
-                field_error(
-                    "position",
-                    "expected {\"line\": integer, \"character\": integer}",
-                )
-            })?,
+            serde_json::from_value::<Position>(value.clone())
+                .map_err(|_| field_error("position", "expected {\"line\": integer, \"character\": integer}"))?,
         ),
     };
     if position.is_some() && active_uri.is_none() {
@@ -158,23 +131,9 @@ fn parse(arguments: &[Value]) -> Result<RawParams> {
             .iter()
             .map(|value| parse_uri("pinnedUris", value))
             .collect::<Result<Vec<_>>>()?,
-        Some(_) => {
-            return Err(field_error(
-                "pinnedUris",
-                "expected an array of URI strings",
-            ))
-        }
+        Some(_) => return Err(field_error("pinnedUris", "expected an array of URI strings")),
     };
-    Ok(RawParams {
-        query,
-        budget,
-        format,
-        intent,
-        tokenizer,
-        active_uri,
-        position,
-        pinned_uris,
-    })
+    Ok(RawParams { query, budget, format, intent, tokenizer, active_uri, position, pinned_uris })
 }
 
 /// Resolves URIs against the index: a URI of a file the index does not hold (outside the
@@ -186,27 +145,17 @@ fn resolve(world: &World, raw: RawParams) -> Result<ContextRequest> {
     request.intent = raw.intent;
     request.tokenizer = raw.tokenizer;
     if let Some(uri) = &raw.active_uri {
-        let file = from_proto::file_id(world, uri).ok_or_else(|| {
-            field_error(
-                "activeUri",
-                format!("{} is not a file of the workspace", uri.as_str()),
-            )
-        })?;
+        let file = from_proto::file_id(world, uri)
+            .ok_or_else(|| field_error("activeUri", format!("{} is not a file of the workspace", uri.as_str())))?;
         let offset = match raw.position {
-            Some(position) => {
-                from_proto::file_position(world, uri, position).map_or(0, |pos| pos.offset)
-            }
+            Some(position) => from_proto::file_position(world, uri, position).map_or(0, |pos| pos.offset),
             None => 0,
         };
         request.active = Some(FilePosition { file, offset });
     }
     for uri in &raw.pinned_uris {
-        let file = from_proto::file_id(world, uri).ok_or_else(|| {
-            field_error(
-                "pinnedUris",
-                format!("{} is not a file of the workspace", uri.as_str()),
-            )
-        })?;
+        let file = from_proto::file_id(world, uri)
+            .ok_or_else(|| field_error("pinnedUris", format!("{} is not a file of the workspace", uri.as_str())))?;
         request.pinned.push(file);
     }
     Ok(request)
@@ -218,8 +167,7 @@ pub async fn handle(shared: &Arc<Shared>, arguments: Vec<Value>) -> Result<Optio
     if !wait_for_initial_index(shared).await {
         return Err(Error {
             code: ErrorCode::ServerError(-32002),
-            message: "codectx.context: the workspace is still being indexed; try again later"
-                .into(),
+            message: "codectx.context: the workspace is still being indexed; try again later".into(),
             data: None,
         });
     }
@@ -230,11 +178,7 @@ pub async fn handle(shared: &Arc<Shared>, arguments: Vec<Value>) -> Result<Optio
             .engine
             .assemble_context(&world.index, &request)
             .map_err(|err| invalid_params(format!("codectx.context: {err}")))?;
-        Ok(Some(ext::context_result_json(
-            &world.index,
-            &result,
-            encoding,
-        )))
+        Ok(Some(ext::context_result_json(&world.index, &result, encoding)))
     })
     .await
 }
