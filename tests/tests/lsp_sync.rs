@@ -356,3 +356,30 @@ fn workspace_folders_and_configuration_changes_reindex() {
     assert!(!symbol_names(&mut server, "in_second_root").is_empty());
     assert!(server.shutdown().success());
 }
+
+/// A buffer opened between `initialize` and `initialized` (editors do this for the file that
+/// launched them) stays indexed with its unsaved text once the first build has run.
+#[test]
+fn buffer_opened_before_the_first_index_stays_indexed() {
+    let root = fixture_copy("py_shop");
+    let mut server = Server::spawn(&bin(), root.path());
+    server.call(
+        "initialize",
+        json!({
+            "processId": std::process::id(),
+            "rootUri": file_uri(root.path()),
+            "capabilities": {},
+            "workspaceFolders": [{"uri": file_uri(root.path()), "name": "py_shop"}],
+        }),
+    );
+    let path = root.path().join("shop/api/views.py");
+    let text = std::fs::read_to_string(&path).unwrap() + "\n\ndef unsaved_buffer_marker():\n    return 1\n";
+    Buffer::open(&mut server, file_uri(&path), "python", text, false);
+    server.notify("initialized", json!({}));
+    let status = server.wait_ready();
+    assert_eq!(status["state"], "ready", "{status}");
+    assert_eq!(symbol_names(&mut server, "unsaved_buffer_marker"), ["unsaved_buffer_marker"]);
+    // The file's other definitions come from the buffer too, not lost with the disk copy.
+    assert!(!symbol_names(&mut server, "create_order").is_empty());
+    assert!(server.shutdown().success());
+}

@@ -119,6 +119,9 @@ async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool
         let mut world = shared.write();
         if live {
             world.index = rebuild_empty(&world);
+            // Buffers opened before this build keep their place: the disk copies of open
+            // files are skipped below, so the buffers must be indexed again here.
+            reindex_documents(&mut world);
         }
         (world.roots.clone(), world.config.index_config())
     };
