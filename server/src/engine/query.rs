@@ -30,6 +30,9 @@ pub struct QueryAnalysis {
     /// Natural-language words that are not stop words, stemmed, in order.
     pub content_words: Vec<String>,
     pub frames: Vec<TraceFrame>,
+    /// The scope of a `scope: message` or `type(scope): message` prefix, split into
+    /// stemmed words (`fix(json-schema): ...` -> `json`, `schema`; `walk: ...` -> `walk`).
+    pub scope_words: Vec<String>,
 }
 
 const PATH_EXTENSIONS: &[&str] = &[
@@ -73,6 +76,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
     }
     let _ = in_tick;
+    res.scope_words = scope_words(query);
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
     for raw in query.split(|ch: char| ch.is_whitespace() || "`,;\"'()[]{}<>!?".contains(ch)) {
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
@@ -118,6 +122,37 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
     });
     res
+}
+
+/// The scope words of a commit-style prefix: the text before the first `:` when it is short
+/// and has no spaces, or the parenthesized part of `type(scope):`.
+fn scope_words(query: &str) -> Vec<String> {
+    let trimmed = query.trim_start();
+    let Some((head, _)) = trimmed.split_once(':') else {
+        return Vec::new();
+    };
+    if head.len() > 40 || head.contains(char::is_whitespace) && !head.contains('(') {
+        return Vec::new();
+    }
+    let scope = match (head.find('('), head.rfind(')')) {
+        (Some(open), Some(close)) if open < close => &head[open + 1..close],
+        _ if head.contains(char::is_whitespace) => return Vec::new(),
+        _ => head,
+    };
+    let mut words = Vec::new();
+    for_each_word(scope, |_, word| {
+        let lower = word.to_lowercase();
+        if lower.len() > 1
+            && !is_stop_word(&lower)
+            && ![
+                "fix", "feat", "chore", "refactor", "perf", "test", "docs", "style", "build", "ci",
+            ]
+            .contains(&lower.as_str())
+        {
+            words.push(stem(&lower));
+        }
+    });
+    words
 }
 
 fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {

@@ -22,6 +22,7 @@ const W_COMPOUND: f32 = 2.0;
 const W_WORD_NAME: f32 = 1.2;
 const W_BM25_DEF: f32 = 1.5;
 const W_BM25_FILE: f32 = 2.0;
+const W_PATH_WORDS: f32 = 1.5;
 const TEST_PENALTY: f32 = 0.35;
 const NEIGHBOUR_BOOST: f32 = 1.15;
 const ACTIVE_FILE_BOOST: f32 = 1.3;
@@ -310,10 +311,68 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .map(|(def, score)| (*def, format!("bm25:{score:.2}")))
         .collect();
     fusion.add_list(W_BM25_DEF, &bm25_list, false);
-    let bm25_files = input.search.search_files(&analysis.terms, 40);
+    let wants_tests = input.intent == IntentKind::TestWriting;
+    let is_test_file = |file: FileId| index.file(file).is_some_and(|data| data.is_test);
+    // Test files rank below the code they test unless the task is about tests.
+    let mut bm25_files = input.search.search_files(&analysis.terms, 60);
+    if !wants_tests {
+        bm25_files.sort_by(|a, b| {
+            let score = |(file, score): &(FileId, f32)| {
+                if is_test_file(*file) {
+                    score * TEST_PENALTY
+                } else {
+                    *score
+                }
+            };
+            score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
+        });
+    }
+    bm25_files.truncate(40);
     let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
     for (rank, (file, _)) in bm25_files.iter().enumerate() {
         file_rank.insert(*file, rank);
+    }
+    // Path words the query names: `zsh completion` -> `zsh_completions.go`, a commit scope
+    // `walk:` -> `src/walk.rs`; a query word that a path word begins counts half
+    // (`manpage` ~ `man_docs.go`).
+    let mut path_scores: Vec<(FileId, f32, String)> = Vec::new();
+    for (file, words) in &input.search.path_words {
+        if !wants_tests && is_test_file(*file) {
+            continue;
+        }
+        let mut score = 0.0;
+        let mut matched = Vec::new();
+        for word in words {
+            let scoped = analysis.scope_words.contains(word);
+            let exact = scoped || analysis.content_words.contains(word);
+            let partial = !exact
+                && word.len() >= 3
+                && analysis.content_words.iter().any(|query_word| {
+                    query_word.len() > word.len() && query_word.starts_with(word.as_str())
+                });
+            if exact || partial {
+                score += if scoped {
+                    2.0
+                } else if exact {
+                    1.0
+                } else {
+                    0.5
+                };
+                matched.push(word.clone());
+            }
+        }
+        if score > 0.0 {
+            // The file name counts more than the directories above it.
+            let stem_matched = words.last().is_some_and(|stem| matched.contains(stem));
+            let score = score + if stem_matched { 1.0 } else { 0.0 } - 0.05 * words.len() as f32;
+            path_scores.push((*file, score, matched.join("+")));
+        }
+    }
+    path_scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    path_scores.truncate(20);
+    let mut path_rank: FxHashMap<FileId, (usize, String)> = FxHashMap::default();
+    for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
+        path_rank.insert(*file, (rank, matched.clone()));
     }
 
     // Primary files: where direct evidence points; their import neighbourhood gets a boost.
@@ -340,7 +399,6 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         })
         .unwrap_or_default();
 
-    let wants_tests = input.intent == IntentKind::TestWriting;
     let mut ranked: Vec<Ranked> = fusion
         .scores
         .into_iter()
@@ -348,6 +406,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             if let Some(rank) = file_rank.get(&def.file) {
                 score += W_BM25_FILE / (RRF_K + *rank as f32 + 1.0);
                 reasons.push(format!("file-bm25-rank:{}", rank + 1));
+            }
+            if let Some((rank, matched)) = path_rank.get(&def.file) {
+                score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0);
+                reasons.push(format!("path-words:{matched}"));
             }
             if !wants_tests && is_test_def(index, def) {
                 score *= TEST_PENALTY;
@@ -402,6 +464,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         let entry = files.entry(*file).or_insert((0.0, Vec::new()));
         entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5;
         entry.1.push(format!("file-bm25:{score:.2}"));
+    }
+    for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
+        let entry = files.entry(*file).or_insert((0.0, Vec::new()));
+        entry.0 += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5;
+        entry.1.push(format!("path-words:{matched}"));
     }
     let mut files: Vec<RankedFile> = files
         .into_iter()

@@ -170,6 +170,8 @@ pub struct SearchIndex {
     file_ids: Vec<FileId>,
     /// Normalized name (`buildtree`) -> definitions whose name normalizes to it.
     normalized: FxHashMap<String, Vec<DefId>>,
+    /// Each file's path words (directories and file stem, split and stemmed).
+    pub path_words: Vec<(FileId, Vec<String>)>,
     /// Cached per-file terms, keyed by the file's text pointer, reused by the next build.
     pub(crate) file_terms: FxHashMap<FileId, (usize, Arc<FileTerms>)>,
 }
@@ -241,7 +243,27 @@ impl SearchIndex {
                     });
             }
         }
+        let path_words = files
+            .iter()
+            .map(|(file, data)| {
+                let stem_path = data
+                    .path
+                    .rsplit_once('.')
+                    .map_or(&*data.path, |(stem, _)| stem);
+                let mut words = Vec::new();
+                for_each_word(stem_path, |_, word| {
+                    for part in crate::index::split_identifier(word) {
+                        let lower = part.to_lowercase();
+                        if lower.len() > 1 && !words.contains(&super::text::stem(&lower)) {
+                            words.push(super::text::stem(&lower));
+                        }
+                    }
+                });
+                (*file, words)
+            })
+            .collect();
         SearchIndex {
+            path_words,
             generation,
             terms,
             defs,
