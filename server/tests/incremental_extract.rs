@@ -162,7 +162,9 @@ fn check_rounds(
             apply(&mut text, &mut document, edit);
         }
         prop_assert_eq!(document.text(), text.clone());
-        let incremental = document.reparse(&text, is_test).expect("a supported language");
+        let incremental = document
+            .reparse(&text, is_test)
+            .expect("a supported language");
         let tree = document.tree().expect("parsed");
         let full = syntax::extract(lang, tree, &text, is_test);
         if incremental != full {
@@ -188,9 +190,23 @@ fn check_rounds(
 
 fn first_difference(incremental: &syntax::FileSyntax, fresh: &syntax::FileSyntax) -> String {
     let render = |syntax: &syntax::FileSyntax| -> Vec<String> {
-        let mut lines: Vec<String> = syntax.defs.iter().map(|def| format!("def {def:?}")).collect();
-        lines.extend(syntax.imports.iter().map(|import| format!("import {import:?}")));
-        lines.extend(syntax.refs.iter().map(|reference| format!("ref {reference:?}")));
+        let mut lines: Vec<String> = syntax
+            .defs
+            .iter()
+            .map(|def| format!("def {def:?}"))
+            .collect();
+        lines.extend(
+            syntax
+                .imports
+                .iter()
+                .map(|import| format!("import {import:?}")),
+        );
+        lines.extend(
+            syntax
+                .refs
+                .iter()
+                .map(|reference| format!("ref {reference:?}")),
+        );
         lines.extend(syntax.issues.iter().map(|issue| format!("issue {issue:?}")));
         lines
     };
@@ -249,7 +265,12 @@ fn check_file(path: &str, lang: Language, text: &str, cases: u32) {
 #[test]
 fn incremental_extraction_equals_a_full_extraction_on_django_like_python() {
     check_file("shop/models.py", Language::Python, DJANGO_LIKE, 256);
-    check_file("shop/tests/test_models.py", Language::Python, DJANGO_LIKE, 64);
+    check_file(
+        "shop/tests/test_models.py",
+        Language::Python,
+        DJANGO_LIKE,
+        64,
+    );
 }
 
 #[test]

@@ -211,7 +211,9 @@ fn tier(name: &str, query: &str, query_lower: &str, query_parts: &[String]) -> M
         if name.eq_ignore_ascii_case(query) {
             return MatchTier::ExactIgnoreCase;
         }
-        if name.len() >= query.len() && name.as_bytes()[..query.len()].eq_ignore_ascii_case(query.as_bytes()) {
+        if name.len() >= query.len()
+            && name.as_bytes()[..query.len()].eq_ignore_ascii_case(query.as_bytes())
+        {
             return MatchTier::Prefix;
         }
     } else {
@@ -357,6 +359,10 @@ mod tests {
         expected.sort_unstable();
         assert_eq!(table.names(), expected);
         assert_eq!(table.masks.len(), table.names.len());
-        assert!(table.names.iter().zip(&table.masks).all(|(name, mask)| *mask == char_mask(name)));
+        assert!(table
+            .names
+            .iter()
+            .zip(&table.masks)
+            .all(|(name, mask)| *mask == char_mask(name)));
     }
 }

@@ -142,7 +142,12 @@ pub fn extract_incremental(
     let in_old_region = |range: &TextRange| old_region.contains(&(range.start as usize));
     let before = |range: &TextRange| (range.start as usize) < old_region.start;
     let mut refs = Vec::with_capacity(old_refs.len());
-    refs.extend(old_refs.iter().copied().take_while(|reference| before(&reference.range)));
+    refs.extend(
+        old_refs
+            .iter()
+            .copied()
+            .take_while(|reference| before(&reference.range)),
+    );
     refs.extend(region_refs);
     refs.extend(
         old_refs
@@ -708,4 +713,3 @@ fn collect_issues(root: Node<'_>) -> Vec<SyntaxIssue> {
         }
     }
 }
-
