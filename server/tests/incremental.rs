@@ -5,7 +5,9 @@
 //! duplicate lines, insert a definition, empty a file, remove it, re-add it, add a new file)
 //! are applied to an index built by the crawl, and the result is compared with a fresh index
 //! over the final file set: the canonical dump of every table, and go-to-definition at every
-//! reference of every file (the answers' order included).
+//! reference of every file (the answers' order included). The lazily derived tables (import
+//! graph, sorted names) are built between most edits, so their in-place maintenance is
+//! checked too.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -376,8 +378,14 @@ fn check_edits(fixture: &Fixture, edits: &[Edit]) -> Result<(), TestCaseError> {
         files: fixture.files.clone(),
         removed: Vec::new(),
     };
-    for edit in edits {
+    for (edit_idx, edit) in edits.iter().enumerate() {
         model.apply(&mut index, edit);
+        if edit_idx % 3 != 2 {
+            // Build the lazily derived tables now, so that later edits update them in place
+            // (or drop them) rather than only ever building them from scratch.
+            index.import_graph();
+            index.search_symbols("a", 1);
+        }
     }
     let fresh = fresh_index(fixture, &model.files);
     let (dump, fresh_dump) = (index.canonical_dump(), fresh.canonical_dump());

@@ -27,6 +27,11 @@ pub struct Document {
     /// Edited since its syntax was last put into the index.
     pub dirty: bool,
     tree: Option<Tree>,
+    /// What was extracted from `tree` before its edits, and whether as a test file.
+    extracted: Option<(FileSyntax, bool)>,
+    /// The text's length when `tree` was parsed, and the span of the current text the edits
+    /// since then touched (see [`syntax::TextChange`]).
+    change: Option<syntax::TextChange>,
 }
 
 impl Document {
@@ -43,6 +48,8 @@ impl Document {
             lang,
             dirty: false,
             tree: None,
+            extracted: None,
+            change: None,
         }
     }
 
@@ -52,6 +59,8 @@ impl Document {
         let Some(range) = range else {
             self.rope = Rope::from_str(text);
             self.tree = None;
+            self.extracted = None;
+            self.change = None;
             return;
         };
         let len = self.rope.len_bytes();
@@ -65,6 +74,22 @@ impl Document {
         self.rope.insert(start_char, text);
         let new_end = start + text.len();
         let new_end_position = self.point(new_end);
+        // The untouched prefix ends at the earliest edit start; the untouched suffix is the
+        // shortest one any edit left.
+        let new_len = self.rope.len_bytes();
+        self.change = Some(match self.change.take() {
+            None => syntax::TextChange {
+                old_len: len,
+                edited: start..new_end,
+            },
+            Some(previous) => {
+                let suffix = (len - previous.edited.end).min(len - end);
+                syntax::TextChange {
+                    old_len: previous.old_len,
+                    edited: previous.edited.start.min(start)..new_len - suffix,
+                }
+            }
+        });
         if let Some(tree) = &mut self.tree {
             tree.edit(&InputEdit {
                 start_byte: start,
@@ -94,18 +119,43 @@ impl Document {
         }
     }
 
+    /// The syntax tree of the last `reparse`, `edit`ed since by `apply_edit`.
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
+    }
+
     /// The whole text.
     pub fn text(&self) -> String {
         String::from(&self.rope)
     }
 
-    /// Parses the current text (incrementally when a tree exists) and extracts its syntax.
-    /// Returns `None` for buffers of unsupported languages.
+    /// Parses the current text (incrementally when a tree exists) and extracts its syntax,
+    /// again only around the edits when the previous extraction is at hand. Returns `None`
+    /// for buffers of unsupported languages.
     pub fn reparse(&mut self, text: &str, is_test_file: bool) -> Option<FileSyntax> {
         let lang = self.lang?;
         let tree = syntax::parse(lang, text, self.tree.as_ref());
-        let res = syntax::extract(lang, &tree, text, is_test_file);
+        let change = self.change.take();
+        let res = match (self.tree.as_ref(), self.extracted.take(), change) {
+            (Some(old_tree), Some((previous, was_test)), change) if was_test == is_test_file => {
+                match change {
+                    Some(change) => syntax::extract_incremental(
+                        lang,
+                        old_tree,
+                        &tree,
+                        text,
+                        is_test_file,
+                        previous,
+                        &change,
+                    ),
+                    // Nothing was edited since.
+                    None => previous,
+                }
+            }
+            _ => syntax::extract(lang, &tree, text, is_test_file),
+        };
         self.tree = Some(tree);
+        self.extracted = Some((res.clone(), is_test_file));
         Some(res)
     }
 }

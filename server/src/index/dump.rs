@@ -16,7 +16,7 @@ const DUMP_QUERIES: &[&str] = &["a", "get", "order", "Service", "test", "x_y", "
 
 impl Index {
     /// Every table (files with their definitions, imports and references; definitions by
-    /// name; names by lower case; files by referenced name; manifests; the import graph) and
+    /// name; names by lower case; the sorted names symbol search scans; files by referenced name; manifests; the import graph) and
     /// the answers to a few symbol searches, in a canonical, path-sorted form.
     pub fn canonical_dump(&self) -> String {
         self.canonical_dump_with_queries(DUMP_QUERIES)
@@ -93,6 +93,7 @@ impl Index {
         for (lower, names) in &names_by_lower {
             writeln!(out, "names_by_lower {lower:?} {names:?}").unwrap();
         }
+        writeln!(out, "symbol_names {:?}", self.symbol_names().names).unwrap();
         let refs_by_name: BTreeMap<&str, Vec<String>> = self
             .refs_by_name
             .iter()

@@ -25,7 +25,7 @@ pub use walk::{IndexConfig, SkipReason};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::base::{FileId, FxHashMap, TextRange};
+use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::languages::Language;
 use crate::syntax::Def;
 
@@ -74,14 +74,24 @@ pub struct Index {
     n_live_files: usize,
     /// Changes on every mutation; unique across all indexes of the process.
     generation: u64,
-    /// Derived tables, rebuilt lazily after a change.
-    derived: OnceLock<Derived>,
+    /// The module map and import graph, built lazily; dropped when the set of files, a
+    /// file's imports or a manifest changes (an edit that keeps the imports keeps them).
+    resolution: OnceLock<Resolution>,
+    /// The sorted definition names, built lazily and then kept up to date by `link` and
+    /// `unlink` (only names whose definition count goes between 0 and 1 change).
+    symbol_names: OnceLock<symbols::SymbolNames>,
 }
 
-struct Derived {
+struct Resolution {
     modules: resolve::ModuleMap,
     graph: ImportGraph,
-    symbol_names: Vec<Box<str>>,
+}
+
+/// What `link` and `unlink` changed in the set of defined names.
+#[derive(Default)]
+struct NameChanges {
+    added: Vec<Box<str>>,
+    removed: Vec<Box<str>>,
 }
 
 static NEXT_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -242,11 +252,14 @@ impl Index {
         let Some(file) = self.by_path.remove(&(root, Box::from(path))) else {
             return false;
         };
+        let mut changes = NameChanges::default();
         if let Some(old) = self.files[file.0 as usize].take() {
-            self.unlink(file, &old);
+            self.unlink_defs(file, &old, &mut changes);
+            self.unlink_refs(file, &old.ref_names);
             self.n_live_files -= 1;
         }
-        self.derived = OnceLock::new();
+        self.apply_name_changes(changes);
+        self.resolution = OnceLock::new();
         self.generation = next_generation();
         true
     }
@@ -264,17 +277,28 @@ impl Index {
             self.manifests
                 .sort_by(|a, b| (a.root, &a.path).cmp(&(b.root, &b.path)));
         }
-        self.derived = OnceLock::new();
+        self.resolution = OnceLock::new();
         self.generation = next_generation();
     }
 
     fn insert(&mut self, data: Arc<FileData>) -> FileId {
         let key = (data.root, data.path.clone());
+        let mut changes = NameChanges::default();
         let file = match self.by_path.get(&key) {
             Some(&file) => {
-                if let Some(old) = self.files[file.0 as usize].take() {
-                    self.unlink(file, &old);
-                    self.n_live_files -= 1;
+                match self.files[file.0 as usize].take() {
+                    Some(old) => {
+                        self.unlink_defs(file, &old, &mut changes);
+                        self.relink_refs(file, &old.ref_names, &data.ref_names);
+                        self.n_live_files -= 1;
+                        if !same_resolution_inputs(&old, &data) {
+                            self.resolution = OnceLock::new();
+                        }
+                    }
+                    None => {
+                        self.link_refs(file, &data.ref_names);
+                        self.resolution = OnceLock::new();
+                    }
                 }
                 file
             }
@@ -282,18 +306,20 @@ impl Index {
                 let file = FileId(self.files.len() as u32);
                 self.files.push(None);
                 self.by_path.insert(key, file);
+                self.link_refs(file, &data.ref_names);
+                self.resolution = OnceLock::new();
                 file
             }
         };
-        self.link(file, &data);
+        self.link_defs(file, &data, &mut changes);
+        self.apply_name_changes(changes);
         self.files[file.0 as usize] = Some(data);
         self.n_live_files += 1;
-        self.derived = OnceLock::new();
         self.generation = next_generation();
         file
     }
 
-    fn link(&mut self, file: FileId, data: &FileData) {
+    fn link_defs(&mut self, file: FileId, data: &FileData, changes: &mut NameChanges) {
         for (idx, def) in data.syntax.defs.iter().enumerate() {
             let entry = self.defs_by_name.entry(def.name.clone()).or_default();
             if entry.is_empty() {
@@ -301,21 +327,16 @@ impl Index {
                     .entry(def.name.to_lowercase().into_boxed_str())
                     .or_default()
                     .push(def.name.clone());
+                changes.added.push(def.name.clone());
             }
             entry.push(DefId {
                 file,
                 idx: idx as u32,
             });
         }
-        for name in &data.ref_names {
-            self.refs_by_name
-                .entry(name.clone())
-                .or_default()
-                .push(file);
-        }
     }
 
-    fn unlink(&mut self, file: FileId, data: &FileData) {
+    fn unlink_defs(&mut self, file: FileId, data: &FileData, changes: &mut NameChanges) {
         for def in &data.syntax.defs {
             let Some(entry) = self.defs_by_name.get_mut(&def.name) else {
                 continue;
@@ -330,9 +351,22 @@ impl Index {
                         self.names_by_lower.remove(lower.as_str());
                     }
                 }
+                changes.removed.push(def.name.clone());
             }
         }
-        for name in &data.ref_names {
+    }
+
+    fn link_refs(&mut self, file: FileId, names: &[Box<str>]) {
+        for name in names {
+            self.refs_by_name
+                .entry(name.clone())
+                .or_default()
+                .push(file);
+        }
+    }
+
+    fn unlink_refs(&mut self, file: FileId, names: &[Box<str>]) {
+        for name in names {
             if let Some(entry) = self.refs_by_name.get_mut(name) {
                 entry.retain(|other| *other != file);
                 if entry.is_empty() {
@@ -342,28 +376,75 @@ impl Index {
         }
     }
 
-    fn derived(&self) -> &Derived {
-        self.derived.get_or_init(|| {
+    /// Moves `file` from the reference lists of `old` to those of `new` (both sorted),
+    /// touching only the names that differ.
+    fn relink_refs(&mut self, file: FileId, old: &[Box<str>], new: &[Box<str>]) {
+        let (mut old_idx, mut new_idx) = (0, 0);
+        let (mut gone, mut fresh) = (Vec::new(), Vec::new());
+        while old_idx < old.len() || new_idx < new.len() {
+            match (old.get(old_idx), new.get(new_idx)) {
+                (Some(a), Some(b)) if a == b => {
+                    old_idx += 1;
+                    new_idx += 1;
+                }
+                (Some(a), Some(b)) if a < b => {
+                    gone.push(a.clone());
+                    old_idx += 1;
+                }
+                (Some(a), None) => {
+                    gone.push(a.clone());
+                    old_idx += 1;
+                }
+                (_, Some(b)) => {
+                    fresh.push(b.clone());
+                    new_idx += 1;
+                }
+                (None, None) => unreachable!("loop condition"),
+            }
+        }
+        self.unlink_refs(file, &gone);
+        self.link_refs(file, &fresh);
+    }
+
+    /// Brings the sorted name list (when it has been built) up to date: a name removed and
+    /// added again by one replacement is left alone.
+    fn apply_name_changes(&mut self, changes: NameChanges) {
+        let Some(names) = self.symbol_names.get_mut() else {
+            return;
+        };
+        if changes.added.is_empty() && changes.removed.is_empty() {
+            return;
+        }
+        let removed: FxHashSet<&str> = changes.removed.iter().map(|name| &**name).collect();
+        let added: FxHashSet<&str> = changes.added.iter().map(|name| &**name).collect();
+        let mut net_removed: Vec<&str> = removed.difference(&added).copied().collect();
+        let mut net_added: Vec<&str> = added.difference(&removed).copied().collect();
+        net_removed.sort_unstable();
+        net_added.sort_unstable();
+        names.update(&net_removed, &net_added);
+    }
+
+    fn resolution(&self) -> &Resolution {
+        self.resolution.get_or_init(|| {
             let modules = resolve::ModuleMap::build(self);
             let graph = ImportGraph::build(self, &modules);
-            let mut symbol_names: Vec<Box<str>> = self.defs_by_name.keys().cloned().collect();
-            symbol_names.sort_unstable();
-            Derived {
-                modules,
-                graph,
-                symbol_names,
-            }
+            Resolution { modules, graph }
         })
+    }
+
+    fn symbol_names(&self) -> &symbols::SymbolNames {
+        self.symbol_names
+            .get_or_init(|| symbols::SymbolNames::new(self.defs_by_name.keys().cloned().collect()))
     }
 
     /// The resolved import graph (files importing and imported by each file).
     pub fn import_graph(&self) -> &ImportGraph {
-        &self.derived().graph
+        &self.resolution().graph
     }
 
     /// The files an import of `file` refers to.
     pub fn resolve_import(&self, file: FileId, import: &crate::syntax::Import) -> Vec<FileId> {
-        self.derived().modules.resolve(self, file, import)
+        self.resolution().modules.resolve(self, file, import)
     }
 
     /// The definition with this name in `file`'s top level (or inside a module).
@@ -416,4 +497,23 @@ impl Index {
             .and_then(|data| data.text.get(range.as_usize()))
             .unwrap_or("")
     }
+}
+
+/// Whether the module map and import graph built with `old` hold for `new`: the same file
+/// (path and language) with the same imports apart from where they are.
+fn same_resolution_inputs(old: &FileData, new: &FileData) -> bool {
+    old.lang == new.lang
+        && old.syntax.imports.len() == new.syntax.imports.len()
+        && old
+            .syntax
+            .imports
+            .iter()
+            .zip(&new.syntax.imports)
+            .all(|(a, b)| {
+                a.source == b.source
+                    && a.names == b.names
+                    && a.module_binding == b.module_binding
+                    && a.wildcard == b.wildcard
+                    && a.reexport == b.reexport
+            })
 }

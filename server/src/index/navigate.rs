@@ -128,7 +128,7 @@ impl Index {
         // not visible, so only Go.
         if data.lang == Language::Go {
             let package = self
-                .derived()
+                .resolution()
                 .modules
                 .go_package_files(data.root, &data.path);
             let before = acc.len();
@@ -167,7 +167,7 @@ impl Index {
         let Some(data) = self.file(file) else {
             return false;
         };
-        let modules = &self.derived().modules;
+        let modules = &self.resolution().modules;
         for import in &data.syntax.imports {
             if let Some(imported) = import.names.iter().find(|n| n.local_name() == name) {
                 let original = &*imported.name;
@@ -241,7 +241,7 @@ impl Index {
             return;
         };
         let receiver = receiver.trim();
-        let modules = &self.derived().modules;
+        let modules = &self.resolution().modules;
         // `self.name`, `this.name`: members of the enclosing type.
         if SELF_RECEIVERS.contains(&receiver) {
             for container in self.enclosing_defs(file, offset) {

@@ -3,6 +3,11 @@
 //!
 //! Invariant: deterministic (ties broken by name, path and position); the query is parsed
 //! once and names are borrowed, not copied, while matching.
+//!
+//! The names are kept sorted in [`SymbolNames`] with a bitmask of the ASCII letters, digits
+//! and underscores each contains; a name lacking one of the query's letters cannot match
+//! (every character of a fuzzy pattern must occur), so it is skipped before the fuzzy matcher
+//! runs. The prefilter never changes the result.
 
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
@@ -110,6 +115,127 @@ fn hump_match(query_parts: &[String], name_parts: &[String]) -> bool {
     go(query_parts, name_parts)
 }
 
+/// The sorted names of all definitions, each with its [`char_mask`].
+pub(super) struct SymbolNames {
+    pub(super) names: Vec<Box<str>>,
+    masks: Vec<u64>,
+}
+
+/// Bits for the ASCII letters (case folded), digits and `_` a text contains. A name with
+/// other non-ASCII characters gets every bit: the matcher may fold them to ASCII letters.
+fn char_mask(text: &str) -> u64 {
+    let mut mask = 0u64;
+    for byte in text.bytes() {
+        mask |= match byte {
+            b'a'..=b'z' => 1 << (byte - b'a'),
+            b'A'..=b'Z' => 1 << (byte - b'A'),
+            b'0'..=b'9' => 1 << (26 + byte - b'0'),
+            b'_' => 1 << 36,
+            0x80.. => return u64::MAX,
+            _ => 0,
+        };
+    }
+    mask
+}
+
+/// The bits every name matching `query` has: those of the query's ASCII letters, digits and
+/// underscores, or none when an atom is negated (`!foo` matches names without `foo`).
+fn query_mask(query: &str) -> u64 {
+    if query.contains('!') {
+        return 0;
+    }
+    let required: String = query
+        .chars()
+        .filter(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+        .collect();
+    char_mask(&required)
+}
+
+impl SymbolNames {
+    pub(super) fn new(mut names: Vec<Box<str>>) -> SymbolNames {
+        names.sort_unstable();
+        let masks = names.iter().map(|name| char_mask(name)).collect();
+        SymbolNames { names, masks }
+    }
+
+    /// Removes the names of `removed` and inserts those of `added` (both sorted, disjoint,
+    /// `removed` present and `added` absent).
+    pub(super) fn update(&mut self, removed: &[&str], added: &[&str]) {
+        const MAX_SINGLE_UPDATES: usize = 16;
+        if removed.len() + added.len() <= MAX_SINGLE_UPDATES {
+            for name in removed {
+                if let Ok(pos) = self.names.binary_search_by(|probe| (**probe).cmp(name)) {
+                    self.names.remove(pos);
+                    self.masks.remove(pos);
+                }
+            }
+            for name in added {
+                if let Err(pos) = self.names.binary_search_by(|probe| (**probe).cmp(name)) {
+                    self.names.insert(pos, Box::from(*name));
+                    self.masks.insert(pos, char_mask(name));
+                }
+            }
+            return;
+        }
+        // Many changes: one merge.
+        let old = std::mem::take(&mut self.names);
+        let mut names = Vec::with_capacity(old.len() + added.len());
+        let mut added = added.iter().peekable();
+        for name in old {
+            if removed.binary_search(&&*name).is_ok() {
+                continue;
+            }
+            while let Some(next) = added.next_if(|next| **next < &*name) {
+                names.push(Box::from(*next));
+            }
+            names.push(name);
+        }
+        names.extend(added.map(|name| Box::from(*name)));
+        self.masks = names.iter().map(|name| char_mask(name)).collect();
+        self.names = names;
+    }
+
+    #[cfg(test)]
+    fn names(&self) -> Vec<&str> {
+        self.names.iter().map(|name| &**name).collect()
+    }
+}
+
+/// How `name` matched a query that the fuzzy matcher accepted it for.
+fn tier(name: &str, query: &str, query_lower: &str, query_parts: &[String]) -> MatchTier {
+    if name == query {
+        return MatchTier::Exact;
+    }
+    if name.is_ascii() && query.is_ascii() {
+        // The same tests as below without allocating (ASCII lower-casing is byte-wise).
+        if name.eq_ignore_ascii_case(query) {
+            return MatchTier::ExactIgnoreCase;
+        }
+        if name.len() >= query.len()
+            && name.as_bytes()[..query.len()].eq_ignore_ascii_case(query.as_bytes())
+        {
+            return MatchTier::Prefix;
+        }
+    } else {
+        let name_lower = name.to_lowercase();
+        if name_lower == query_lower {
+            return MatchTier::ExactIgnoreCase;
+        }
+        if name_lower.starts_with(query_lower) {
+            return MatchTier::Prefix;
+        }
+    }
+    let name_parts: Vec<String> = split_identifier(name)
+        .into_iter()
+        .map(str::to_lowercase)
+        .collect();
+    if hump_match(query_parts, &name_parts) {
+        MatchTier::Hump
+    } else {
+        MatchTier::Fuzzy
+    }
+}
+
 fn kind_rank(kind: DefKind) -> u8 {
     match kind {
         DefKind::Class | DefKind::Struct | DefKind::Interface | DefKind::Trait | DefKind::Enum => 0,
@@ -135,32 +261,19 @@ impl Index {
         let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
+        let required = query_mask(query);
         let mut named: Vec<(MatchTier, u32, &str)> = Vec::new();
-        for name in &self.derived().symbol_names {
+        let table = self.symbol_names();
+        for (name, mask) in table.names.iter().zip(&table.masks) {
+            if mask & required != required {
+                continue;
+            }
             let name: &str = name;
             let Some(score) = pattern.score(Utf32Str::new(name, &mut buf), &mut matcher) else {
                 // The hump rule accepts what the fuzzy matcher does, plus nothing else.
                 continue;
             };
-            let name_lower = name.to_lowercase();
-            let tier = if name == query {
-                MatchTier::Exact
-            } else if name_lower == query_lower {
-                MatchTier::ExactIgnoreCase
-            } else if name_lower.starts_with(&query_lower) {
-                MatchTier::Prefix
-            } else {
-                let name_parts: Vec<String> = split_identifier(name)
-                    .into_iter()
-                    .map(str::to_lowercase)
-                    .collect();
-                if hump_match(&query_parts, &name_parts) {
-                    MatchTier::Hump
-                } else {
-                    MatchTier::Fuzzy
-                }
-            };
-            named.push((tier, score, name));
+            named.push((tier(name, query, &query_lower, &query_parts), score, name));
         }
         named.sort_by(|a, b| {
             a.0.cmp(&b.0)
@@ -222,5 +335,34 @@ mod tests {
         assert!(hump_match(&parts("ms"), &parts("MemStore")));
         assert!(!hump_match(&parts("SvcOrd"), &parts("OrderService")));
         assert!(!hump_match(&parts("rder"), &parts("OrderService")));
+    }
+
+    #[test]
+    fn masks_hold_the_letters_digits_and_underscores_of_a_name() {
+        assert_eq!(char_mask("aB_1"), 0b11 | 1 << 36 | 1 << 27);
+        assert_eq!(char_mask("Café"), u64::MAX);
+        assert_eq!(query_mask("a b"), char_mask("ab"));
+        assert_eq!(query_mask("^get$"), char_mask("get"));
+        assert_eq!(query_mask("!get"), 0);
+    }
+
+    #[test]
+    fn name_updates_keep_the_list_sorted() {
+        let mut table = SymbolNames::new(vec!["b".into(), "d".into(), "a".into()]);
+        table.update(&["b"], &["c", "e"]);
+        assert_eq!(table.names(), ["a", "c", "d", "e"]);
+        let added: Vec<String> = (0..40).map(|idx| format!("n{idx:02}")).collect();
+        let added: Vec<&str> = added.iter().map(String::as_str).collect();
+        table.update(&["a", "e"], &added);
+        let mut expected = vec!["c", "d"];
+        expected.extend(&added);
+        expected.sort_unstable();
+        assert_eq!(table.names(), expected);
+        assert_eq!(table.masks.len(), table.names.len());
+        assert!(table
+            .names
+            .iter()
+            .zip(&table.masks)
+            .all(|(name, mask)| *mask == char_mask(name)));
     }
 }

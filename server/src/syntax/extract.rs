@@ -5,11 +5,12 @@
 //! only knows the capture vocabulary.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, Tree};
 
-use super::{doc, imports::ImportBuilder, Def, FileSyntax, Ref, SyntaxIssue};
+use super::{doc, imports::ImportBuilder, Def, FileSyntax, Import, Ref, SyntaxIssue};
 use crate::base::{FxHashMap, TextRange};
 use crate::languages::{CaptureRole, DefKind, Language, LanguageConfig, VisibilityRule};
 
@@ -50,18 +51,222 @@ struct RefBuilder {
 pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> FileSyntax {
     let config = lang.config();
     let root = tree.root_node();
+    let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
+    FileSyntax {
+        defs,
+        imports,
+        refs,
+        issues: issues(root),
+    }
+}
+
+fn issues(root: Node<'_>) -> Vec<SyntaxIssue> {
+    if root.has_error() {
+        collect_issues(root)
+    } else {
+        Vec::new()
+    }
+}
+
+/// What changed since a [`FileSyntax`] was extracted: the text's length then, and the range
+/// of the current text outside of which the text is unchanged (the bytes before
+/// `edited.start` are the same, and so are the `text.len() - edited.end` last bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextChange {
+    pub old_len: usize,
+    pub edited: Range<usize>,
+}
+
+/// Extracts a file after an incremental reparse, re-running the query only over the top-level
+/// items around what changed and keeping (shifted) everything else from `previous`.
+///
+/// `old_tree` is the tree `previous` was extracted from, `edit`ed to match the new text, and
+/// `new_tree` the tree parsed from `text` with it. The result equals
+/// `extract(lang, new_tree, text, is_test_file)` (a property test checks it).
+pub fn extract_incremental(
+    lang: Language,
+    old_tree: &Tree,
+    new_tree: &Tree,
+    text: &str,
+    is_test_file: bool,
+    previous: FileSyntax,
+    change: &TextChange,
+) -> FileSyntax {
+    let config = lang.config();
+    let root = new_tree.root_node();
+    let Some(region) = reextracted_region(config, old_tree, new_tree, text.len(), change) else {
+        return extract(lang, new_tree, text, is_test_file);
+    };
+    let delta = text.len() as i64 - change.old_len as i64;
+    let old_region = region.start..(region.end as i64 - delta) as usize;
+    let (region_defs, region_refs, region_imports) =
+        extract_range(config, root, text, is_test_file, Some(region.clone()));
+    let shift = |range: TextRange| {
+        TextRange::new(
+            (range.start as i64 + delta) as usize,
+            (range.end as i64 + delta) as usize,
+        )
+    };
+    let FileSyntax {
+        defs: old_defs,
+        imports: old_imports,
+        refs: old_refs,
+        issues: _,
+    } = previous;
+
+    // Definitions: before the region, in it, after it (a definition and its parent are in
+    // the same top-level item, so parents never cross the region's bounds).
+    let n_before = old_defs
+        .iter()
+        .take_while(|def| (def.name_range.start as usize) < old_region.start)
+        .count();
+    let n_old_region = old_defs[n_before..]
+        .iter()
+        .take_while(|def| (def.name_range.start as usize) < old_region.end)
+        .count();
+    let idx_shift = region_defs.len() as i64 - n_old_region as i64;
+    let mut defs = Vec::with_capacity(old_defs.len() + region_defs.len() - n_old_region);
+    let mut old_defs = old_defs.into_iter();
+    defs.extend(old_defs.by_ref().take(n_before));
+    defs.extend(region_defs.into_iter().map(|mut def| {
+        def.parent = def.parent.map(|parent| parent + n_before as u32);
+        def
+    }));
+    defs.extend(old_defs.skip(n_old_region).map(|mut def| {
+        def.range = shift(def.range);
+        def.name_range = shift(def.name_range);
+        def.parent = def.parent.map(|parent| (parent as i64 + idx_shift) as u32);
+        def
+    }));
+
+    let in_old_region = |range: &TextRange| old_region.contains(&(range.start as usize));
+    let before = |range: &TextRange| (range.start as usize) < old_region.start;
+    let mut refs = Vec::with_capacity(old_refs.len());
+    refs.extend(
+        old_refs
+            .iter()
+            .copied()
+            .take_while(|reference| before(&reference.range)),
+    );
+    refs.extend(region_refs);
+    refs.extend(
+        old_refs
+            .iter()
+            .filter(|reference| !before(&reference.range) && !in_old_region(&reference.range))
+            .map(|reference| Ref {
+                range: shift(reference.range),
+                call: reference.call,
+                receiver: reference.receiver.map(shift),
+            }),
+    );
+
+    let mut imports = Vec::with_capacity(old_imports.len());
+    let mut after = Vec::new();
+    for mut import in old_imports {
+        if before(&import.range) {
+            imports.push(import);
+        } else if !in_old_region(&import.range) {
+            import.range = shift(import.range);
+            after.push(import);
+        }
+    }
+    imports.extend(region_imports);
+    imports.extend(after);
+
+    FileSyntax {
+        defs,
+        imports,
+        refs,
+        issues: issues(root),
+    }
+}
+
+/// The byte range (in the new text) of the top-level items to extract again, or `None` when a
+/// full extraction is as cheap or the trees do not allow a partial one.
+fn reextracted_region(
+    config: &LanguageConfig,
+    old_tree: &Tree,
+    new_tree: &Tree,
+    text_len: usize,
+    change: &TextChange,
+) -> Option<Range<usize>> {
+    let old_root = old_tree.root_node();
+    let root = new_tree.root_node();
+    if old_root.kind_id() != root.kind_id() || change.edited.end > text_len {
+        return None;
+    }
+    let (mut start, mut end) = (change.edited.start, change.edited.end);
+    for range in old_tree.changed_ranges(new_tree) {
+        start = start.min(range.start_byte);
+        end = end.max(range.end_byte);
+    }
+    let mut cursor = root.walk();
+    let children: Vec<Node<'_>> = root.children(&mut cursor).collect();
+    if children.is_empty() {
+        return None;
+    }
+    // The items touching the changed span, plus one neighbour on each side (an edit between
+    // two items can change how either reads its surroundings).
+    let mut first = children
+        .iter()
+        .position(|child| child.end_byte() >= start)
+        .unwrap_or(children.len() - 1)
+        .saturating_sub(1);
+    let mut last = children
+        .iter()
+        .rposition(|child| child.start_byte() <= end)
+        .unwrap_or(0)
+        .max(first);
+    last = (last + 1).min(children.len() - 1);
+    // Comments and attributes belong to the item after them (its range, doc and test flag),
+    // and patterns may match them together with it.
+    let is_trivia = |node: &Node<'_>| {
+        config.comment_kinds.contains(&node.kind())
+            || matches!(node.kind(), "attribute_item" | "decorator")
+    };
+    while first > 0 && is_trivia(&children[first - 1]) {
+        first -= 1;
+    }
+    while last + 1 < children.len() && is_trivia(&children[last]) {
+        last += 1;
+    }
+    let region = children[first].start_byte()..children[last].end_byte();
+    // Leading text (before the first item) and trailing text are outside every item.
+    let region = if first == 0 { 0 } else { region.start }..if last + 1 == children.len() {
+        text_len
+    } else {
+        region.end
+    };
+    if region.end <= region.start || (region.end - region.start) * 2 > text_len {
+        return None;
+    }
+    Some(region)
+}
+
+type Extracted = (Vec<Def>, Vec<Ref>, Vec<Import>);
+
+/// Runs the query over the whole tree, or over the matches whose main node starts in `range`.
+fn extract_range(
+    config: &LanguageConfig,
+    root: Node<'_>,
+    text: &str,
+    is_test_file: bool,
+    range: Option<Range<usize>>,
+) -> Extracted {
     let mut defs: FxHashMap<usize, DefBuilder<'_>> = FxHashMap::default();
     let mut refs: FxHashMap<usize, RefBuilder> = FxHashMap::default();
     let mut imports: FxHashMap<usize, ImportBuilder<'_>> = FxHashMap::default();
 
     CURSOR.with(|cursor| {
         let mut cursor = cursor.borrow_mut();
+        cursor.set_byte_range(range.clone().unwrap_or(0..usize::MAX));
         let mut matches = cursor.matches(&config.query, root, text.as_bytes());
         while let Some(query_match) = matches.next() {
             collect_match(
                 config,
                 query_match,
                 text,
+                range.as_ref(),
                 &mut defs,
                 &mut refs,
                 &mut imports,
@@ -76,23 +281,14 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
         .flat_map(|builder| builder.finish(text))
         .collect();
     imports.sort_by(|a, b| (a.range, &a.source).cmp(&(b.range, &b.source)));
-    let issues = if root.has_error() {
-        collect_issues(root)
-    } else {
-        Vec::new()
-    };
-    FileSyntax {
-        defs,
-        imports,
-        refs,
-        issues,
-    }
+    (defs, refs, imports)
 }
 
 fn collect_match<'tree>(
     config: &LanguageConfig,
     query_match: &tree_sitter::QueryMatch<'_, 'tree>,
     text: &str,
+    range: Option<&Range<usize>>,
     defs: &mut FxHashMap<usize, DefBuilder<'tree>>,
     refs: &mut FxHashMap<usize, RefBuilder>,
     imports: &mut FxHashMap<usize, ImportBuilder<'tree>>,
@@ -118,6 +314,13 @@ fn collect_match<'tree>(
     let Some((primary_role, primary_node)) = primary else {
         return;
     };
+    let home = match primary_role {
+        CaptureRole::Reference { .. } => name.unwrap_or(primary_node),
+        _ => primary_node,
+    };
+    if range.is_some_and(|range| !range.contains(&home.start_byte())) {
+        return;
+    }
     let pattern = query_match.pattern_index;
     let takes_precedence = |set: Option<usize>| set.is_none_or(|set| pattern < set);
     match primary_role {

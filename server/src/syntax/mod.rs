@@ -8,7 +8,7 @@ mod doc;
 mod extract;
 mod imports;
 
-pub use extract::extract;
+pub use extract::{extract, extract_incremental, TextChange};
 
 use std::cell::RefCell;
 
