@@ -6,13 +6,13 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use codectx::engine::{ContextRequest, ContextResult, Engine};
+use codectx::engine::{ContextRequest, ContextResult, Engine, Format, Tokenizer};
 use codectx::index::{Index, IndexConfig};
 
-const MIN_SYMBOL_RECALL: f64 = 0.0;
-const MAX_WRONG_FILE_RATE: f64 = 1.0;
-const MIN_RECALL_PER_1K: f64 = 0.0;
-const MIN_INTENT_ACCURACY: f64 = 0.0;
+const MIN_SYMBOL_RECALL: f64 = 0.85;
+const MAX_WRONG_FILE_RATE: f64 = 0.45;
+const MIN_RECALL_PER_1K: f64 = 0.75;
+const MIN_INTENT_ACCURACY: f64 = 0.93;
 
 #[derive(serde::Deserialize)]
 struct Cases {

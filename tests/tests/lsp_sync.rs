@@ -373,12 +373,16 @@ fn buffer_opened_before_the_first_index_stays_indexed() {
         }),
     );
     let path = root.path().join("shop/api/views.py");
-    let text = std::fs::read_to_string(&path).unwrap() + "\n\ndef unsaved_buffer_marker():\n    return 1\n";
+    let text = std::fs::read_to_string(&path).unwrap()
+        + "\n\ndef unsaved_buffer_marker():\n    return 1\n";
     Buffer::open(&mut server, file_uri(&path), "python", text, false);
     server.notify("initialized", json!({}));
     let status = server.wait_ready();
     assert_eq!(status["state"], "ready", "{status}");
-    assert_eq!(symbol_names(&mut server, "unsaved_buffer_marker"), ["unsaved_buffer_marker"]);
+    assert_eq!(
+        symbol_names(&mut server, "unsaved_buffer_marker"),
+        ["unsaved_buffer_marker"]
+    );
     // The file's other definitions come from the buffer too, not lost with the disk copy.
     assert!(!symbol_names(&mut server, "create_order").is_empty());
     assert!(server.shutdown().success());

@@ -39,6 +39,132 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Warm `codectx.context` latency per stage: each query once (after one warm-up query),
+    /// p50 and p95 over the queries, at the given budget.
+    Context {
+        #[command(flatten)]
+        root: RootArgs,
+        /// A file with one task per line (default: a built-in set of generic tasks).
+        #[arg(long, value_name = "FILE")]
+        queries: Option<std::path::PathBuf>,
+        #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET)]
+        budget: u32,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Generic tasks for `bench context` when no query file is given: they name no identifier
+/// of a particular repository, so they exercise the natural-language path.
+const DEFAULT_CONTEXT_QUERIES: &[&str] = &[
+    "fix the crash when the configuration file is missing",
+    "add a retry with exponential backoff to the HTTP client",
+    "write tests for the parser error handling",
+    "where is the cache invalidated",
+    "refactor the request handling into smaller functions",
+    "what does the main entry point do",
+    "fix wrong path handling on windows",
+    "support reading options from environment variables",
+    "who calls the logger setup",
+    "the timeout is ignored when a proxy is used",
+];
+
+fn percentile(samples: &mut [f64], quantile: f64) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    let idx = ((samples.len() as f64 - 1.0) * quantile).round() as usize;
+    samples.get(idx).copied().unwrap_or(0.0)
+}
+
+fn bench_context(
+    root: &RootArgs,
+    queries: Option<&std::path::Path>,
+    budget: u32,
+    json: bool,
+) -> Result<(), CliError> {
+    let dir = resolve_root(root)?;
+    let queries: Vec<String> = match queries {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|err| CliError::Usage(format!("--queries {}: {err}", path.display())))?
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        None => DEFAULT_CONTEXT_QUERIES
+            .iter()
+            .map(|query| (*query).to_owned())
+            .collect(),
+    };
+    if queries.is_empty() {
+        return Err(CliError::Usage("--queries: the file has no tasks".into()));
+    }
+    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let engine = crate::engine::Engine::new();
+    let started = Instant::now();
+    crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
+    engine.search_index(&index);
+    let warm_up_ms = started.elapsed().as_secs_f64() * 1e3;
+    let mut request = crate::engine::ContextRequest::new("warm up the context engine");
+    request.budget = budget;
+    engine
+        .assemble_context(&index, &request)
+        .map_err(|err| CliError::Usage(err.to_string()))?;
+    let mut totals = Vec::new();
+    let mut stages: std::collections::BTreeMap<&'static str, Vec<f64>> =
+        std::collections::BTreeMap::new();
+    let mut used = Vec::new();
+    for query in &queries {
+        request.query = query.clone();
+        let started = Instant::now();
+        let result = engine
+            .assemble_context(&index, &request)
+            .map_err(|err| CliError::Usage(format!("{query:?}: {err}")))?;
+        totals.push(started.elapsed().as_secs_f64() * 1e3);
+        used.push(f64::from(result.used));
+        for (stage, ms) in result.timings_ms {
+            stages.entry(stage).or_default().push(ms);
+        }
+    }
+    let (_, counts) = count_by_language(&index);
+    let report = serde_json::json!({
+        "root": dir.display().to_string(),
+        "files": counts.files,
+        "queries": queries.len(),
+        "budget": budget,
+        "warm_up_ms": warm_up_ms,
+        "total_p50_ms": percentile(&mut totals.clone(), 0.5),
+        "total_p95_ms": percentile(&mut totals.clone(), 0.95),
+        "used_tokens_p50": percentile(&mut used, 0.5),
+        "stages_p50_ms": stages.iter_mut().map(|(stage, samples)| ((*stage).to_owned(), serde_json::json!(percentile(samples, 0.5)))).collect::<serde_json::Map<_, _>>(),
+        "stages_p95_ms": stages.iter_mut().map(|(stage, samples)| ((*stage).to_owned(), serde_json::json!(percentile(samples, 0.95)))).collect::<serde_json::Map<_, _>>(),
+    });
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report)
+                .map_err(|err| CliError::Failed(err.to_string()))?
+        );
+        return Ok(());
+    }
+    println!(
+        "{}: {} files, {} queries, budget {budget}",
+        report["root"].as_str().unwrap_or(""),
+        counts.files,
+        queries.len()
+    );
+    println!("warm-up (BPE tables + search tables): {warm_up_ms:.1} ms");
+    println!(
+        "codectx.context p50 {:.2} ms, p95 {:.2} ms; tokens used p50 {}",
+        report["total_p50_ms"], report["total_p95_ms"], report["used_tokens_p50"]
+    );
+    for (stage, samples) in &mut stages {
+        println!(
+            "  {stage:<18} p50 {:>7.3} ms  p95 {:>7.3} ms",
+            percentile(samples, 0.5),
+            percentile(samples, 0.95)
+        );
+    }
+    Ok(())
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -77,6 +203,12 @@ pub(super) fn run(what: BenchCommand) -> Result<(), CliError> {
             burst,
             json,
         } => bench_lsp(&root, edits, burst, json),
+        BenchCommand::Context {
+            root,
+            queries,
+            budget,
+            json,
+        } => bench_context(&root, queries.as_deref(), budget, json),
     }
 }
 

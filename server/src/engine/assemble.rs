@@ -7,7 +7,6 @@
 
 use super::items::{line_span, Candidate, Rendering, Section};
 use super::render::{self, Block, Format};
-use super::tokens::Tokenizer;
 use crate::base::FxHashMap;
 use crate::index::Index;
 
@@ -34,9 +33,17 @@ pub struct AssembleInput<'a> {
     pub shares: [u32; 5],
     pub limit: u32,
     pub format: Format,
-    pub tokenizer: Tokenizer,
+    /// Exact token counts (the engine caches them by text across requests).
+    pub count: &'a dyn Fn(&str) -> u32,
     pub intent: &'a str,
 }
+
+/// A rendering with more bytes than this many times the tokens left cannot fit in practice
+/// (code averages 3 to 4 bytes per token), so it is not counted. This only saves work: the
+/// final text is counted exactly.
+const MAX_BYTES_PER_TOKEN: usize = 8;
+/// How many of the best left-out candidates are listed.
+const MAX_OMITTED: usize = 30;
 
 /// Candidates scoring below this share of the best one are not worth their tokens.
 const RELEVANCE_FLOOR: f32 = 0.2;
@@ -108,21 +115,17 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                     &candidates[idx],
                     &candidates[idx].renderings[rendering_idx],
                 );
-                let tokens = input.tokenizer.count(&block);
+                let tokens = (input.count)(&block);
                 (block, tokens)
             })
             .clone()
     };
 
     let header = render::document(input.format, input.intent, input.limit, input.limit, &[]);
-    let overhead = input.tokenizer.count(&header)
+    let overhead = (input.count)(&header)
         + Section::ALL
             .iter()
-            .map(|section| {
-                input
-                    .tokenizer
-                    .count(&render::section_overhead(input.format, *section))
-            })
+            .map(|section| (input.count)(&render::section_overhead(input.format, *section)))
             .sum::<u32>()
         + 8;
     let available = input.limit.saturating_sub(overhead);
@@ -148,6 +151,14 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             for rendering_idx in 0..candidate.renderings.len() {
                 let rendering = &candidate.renderings[rendering_idx];
                 if overlaps(&chosen, candidates, candidate, rendering) {
+                    continue;
+                }
+                let room = if pass == 0 {
+                    allowance[section].saturating_sub(spent[section])
+                } else {
+                    pool
+                };
+                if rendering.body.len() > room as usize * MAX_BYTES_PER_TOKEN {
                     continue;
                 }
                 let (block, tokens) = cost(idx, rendering_idx);
@@ -179,16 +190,16 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     loop {
         let (text, used) = render_document(input, candidates, &chosen);
         if used <= input.limit || chosen.is_empty() {
-            let mut omitted: Vec<(usize, u32)> = relevant
+            let omitted: Vec<(usize, u32)> = relevant
                 .iter()
                 .chain(&irrelevant)
                 .filter(|idx| !chosen.iter().any(|c| c.candidate_idx == **idx))
+                .take(MAX_OMITTED)
                 .map(|idx| {
                     let cheapest = candidates[*idx].renderings.len() - 1;
                     (*idx, cost(*idx, cheapest).1)
                 })
                 .collect();
-            omitted.truncate(30);
             if used > input.limit {
                 // Even the empty document does not fit: nothing can be returned.
                 return Assembly {
@@ -240,16 +251,44 @@ fn render_document(
             (*section, blocks)
         })
         .collect();
-    let mut used = 0;
-    for _ in 0..4 {
-        let text = render::document(input.format, input.intent, input.limit, used, &sections);
-        let counted = input.tokenizer.count(&text);
-        if counted == used {
-            return (text, used);
-        }
-        used = counted;
+    if input.format == Format::Json {
+        let text = render::document(input.format, input.intent, input.limit, 0, &sections);
+        let used = (input.count)(&text);
+        return (text, used);
     }
-    let text = render::document(input.format, input.intent, input.limit, used, &sections);
-    let counted = input.tokenizer.count(&text);
-    (text, counted.max(used))
+    // The count of the document is the sum of its parts' (see `render::document_parts`):
+    // the blocks are counted already, the wrappers are short, and only the header depends on
+    // the figure it states, so the figure is settled on the header alone.
+    let body: u32 = sections
+        .iter()
+        .filter(|(_, blocks)| !blocks.is_empty())
+        .map(|(section, _)| {
+            (input.count)(&render::section_open(input.format, *section))
+                + (input.count)(&render::section_close(input.format, *section))
+        })
+        .sum::<u32>()
+        + chosen.iter().map(|c| c.tokens).sum::<u32>()
+        + (input.count)(render::footer(input.format));
+    let total_with = |stated: u32| {
+        (input.count)(&render::header(
+            input.format,
+            input.intent,
+            input.limit,
+            stated,
+        )) + body
+    };
+    let mut stated = body;
+    for _ in 0..8 {
+        let total = total_with(stated);
+        if total == stated {
+            break;
+        }
+        stated = total;
+    }
+    // `used` is the exact count of the text returned, even if the stated figure could not
+    // settle (it can only differ by the tokens of its own digits).
+    (
+        render::document(input.format, input.intent, input.limit, stated, &sections),
+        total_with(stated),
+    )
 }

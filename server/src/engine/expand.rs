@@ -24,6 +24,7 @@ const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
+const MAX_CALLER_FILES_SCANNED: usize = 40;
 /// Files scoring at least this share of the best file are the focus of the answer.
 const FOCUS_RATIO: f32 = 0.45;
 const MAX_FOCUS_FILES: usize = 3;
@@ -370,7 +371,36 @@ fn callers_and_tests(
     let mut callers: Vec<(bool, FileId, u32, DefId)> = Vec::new();
     let mut seen_callers: FxHashSet<DefId> = FxHashSet::default();
     let usage = intent == IntentKind::UsageExploration;
-    for &file in index.files_referencing(&name) {
+    // A common name is referenced all over a large repository: look where the definition is
+    // visible (its file, its importers, its directory) rather than everywhere.
+    let referencing = index.files_referencing(&name);
+    let visible: Vec<FileId> = if referencing.len() > MAX_CALLER_FILES_SCANNED {
+        let importers = index.import_graph().importers(def.file);
+        let dir = index
+            .file(def.file)
+            .map(|data| {
+                data.path
+                    .rsplit_once('/')
+                    .map_or("", |(dir, _)| dir)
+                    .to_owned()
+            })
+            .unwrap_or_default();
+        referencing
+            .iter()
+            .copied()
+            .filter(|file| {
+                *file == def.file
+                    || importers.contains(file)
+                    || index.file(*file).is_some_and(|data| {
+                        data.path.rsplit_once('/').map_or("", |(d, _)| d) == dir
+                    })
+            })
+            .take(MAX_CALLER_FILES_SCANNED)
+            .collect()
+    } else {
+        referencing.to_vec()
+    };
+    for file in visible {
         let Some(data) = index.file(file) else {
             continue;
         };

@@ -118,7 +118,12 @@ pub struct ContextResult {
 #[derive(Default)]
 pub struct Engine {
     search: Mutex<Option<Arc<SearchIndex>>>,
+    /// Token counts of rendered blocks, by tokenizer and a hash of the text.
+    token_counts: Mutex<crate::base::FxHashMap<(Tokenizer, u64), u32>>,
 }
+
+/// Entries kept in the token-count cache before it is cleared.
+const MAX_CACHED_COUNTS: usize = 200_000;
 
 fn round_score(score: f32) -> f32 {
     (score * 10_000.0).round() / 10_000.0
@@ -147,6 +152,33 @@ impl Engine {
         ));
         *slot = Some(Arc::clone(&fresh));
         fresh
+    }
+
+    /// The exact token count of `text`, remembered for the next request.
+    fn count_tokens(&self, tokenizer: Tokenizer, text: &str) -> u32 {
+        use std::hash::{Hash, Hasher};
+        // Short texts cost less to count than to look up.
+        if text.len() < 64 {
+            return tokenizer.count(text);
+        }
+        let mut hasher = rustc_hash::FxHasher::default();
+        text.hash(&mut hasher);
+        let key = (tokenizer, hasher.finish());
+        if let Some(count) = self
+            .token_counts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return *count;
+        }
+        let count = tokenizer.count(text);
+        let mut cache = self.token_counts.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() >= MAX_CACHED_COUNTS {
+            cache.clear();
+        }
+        cache.insert(key, count);
+        count
     }
 
     pub fn assemble_context(
@@ -202,7 +234,7 @@ impl Engine {
             shares: intent.kind.shares(),
             limit: request.budget,
             format: request.format,
-            tokenizer: request.tokenizer,
+            count: &|text| self.count_tokens(request.tokenizer, text),
             intent: intent.kind.name(),
         });
         lap("assemble", &mut timings);

@@ -143,6 +143,75 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
     }
 }
 
+/// The first part of the document, which states the budget figures.
+pub fn header(format: Format, intent: &str, limit: u32, used: u32) -> String {
+    match format {
+        Format::Xml => {
+            format!("<context intent=\"{intent}\" budget=\"{limit}\" used=\"{used}\">\n")
+        }
+        Format::Markdown => {
+            format!("# Context\nintent: {intent}, budget: {limit} tokens, used: {used}\n")
+        }
+        Format::Json => String::new(),
+    }
+}
+
+/// The lines that open and close a section (empty when the section has none).
+pub fn section_open(format: Format, section: Section) -> String {
+    match format {
+        // Code blocks are `<code path=... lines=...>` elements of their own.
+        Format::Xml if section == Section::Code => String::new(),
+        Format::Xml => format!("<{}>\n", section.name()),
+        Format::Markdown => {
+            let title = match section {
+                Section::Definitions => "Definitions",
+                Section::Code => "Code",
+                Section::Callers => "Callers",
+                Section::Tests => "Tests",
+                Section::Imports => "Imports",
+            };
+            format!("## {title}\n")
+        }
+        Format::Json => String::new(),
+    }
+}
+
+pub fn section_close(format: Format, section: Section) -> String {
+    match format {
+        Format::Xml if section != Section::Code => format!("</{}>\n", section.name()),
+        _ => String::new(),
+    }
+}
+
+/// The last part of the document.
+pub fn footer(format: Format) -> &'static str {
+    match format {
+        Format::Xml => "</context>\n",
+        Format::Markdown | Format::Json => "",
+    }
+}
+
+/// The parts of the whole document, in order: header, then for each section with blocks its
+/// opening, blocks and closing, then the footer. In XML and Markdown every part ends with a
+/// newline and the next begins with `<` or `#`, a boundary no BPE pre-token crosses in
+/// o200k_base or cl100k_base, so the document's token count is the sum of its parts'.
+pub fn document_parts(
+    format: Format,
+    intent: &str,
+    limit: u32,
+    used: u32,
+    sections: &[(Section, Vec<String>)],
+) -> Vec<String> {
+    let mut parts = vec![header(format, intent, limit, used)];
+    for (section, blocks) in sections.iter().filter(|(_, blocks)| !blocks.is_empty()) {
+        parts.push(section_open(format, *section));
+        parts.extend(blocks.iter().cloned());
+        parts.push(section_close(format, *section));
+    }
+    parts.push(footer(format).to_owned());
+    parts
+}
+
 /// The whole context text from rendered blocks grouped by section (in section order).
 pub fn document(
     format: Format,
@@ -151,62 +220,20 @@ pub fn document(
     used: u32,
     sections: &[(Section, Vec<String>)],
 ) -> String {
-    let mut out = String::new();
-    match format {
-        Format::Xml => {
-            out.push_str(&format!(
-                "<context intent=\"{intent}\" budget=\"{limit}\" used=\"{used}\">\n"
-            ));
-            for (section, blocks) in sections.iter().filter(|(_, blocks)| !blocks.is_empty()) {
-                // Code blocks are `<code path=... lines=...>` elements of their own.
-                let wrap = *section != Section::Code;
-                if wrap {
-                    out.push_str(&format!("<{}>\n", section.name()));
-                }
-                for block in blocks {
-                    out.push_str(block);
-                }
-                if wrap {
-                    out.push_str(&format!("</{}>\n", section.name()));
-                }
-            }
-            out.push_str("</context>\n");
-        }
-        Format::Markdown => {
-            out.push_str(&format!(
-                "# Context\nintent: {intent}, budget: {limit} tokens, used: {used}\n"
-            ));
-            for (section, blocks) in sections.iter().filter(|(_, blocks)| !blocks.is_empty()) {
-                let title = match section {
-                    Section::Definitions => "Definitions",
-                    Section::Code => "Code",
-                    Section::Callers => "Callers",
-                    Section::Tests => "Tests",
-                    Section::Imports => "Imports",
-                };
-                out.push_str(&format!("\n## {title}\n"));
-                for block in blocks {
-                    out.push_str(block);
-                }
-            }
-        }
-        Format::Json => {
-            let all: Vec<&str> = sections
-                .iter()
-                .flat_map(|(_, blocks)| blocks.iter().map(String::as_str))
-                .collect();
-            out.push_str(&format!("[{}]\n", all.join(",\n")));
-        }
+    if format == Format::Json {
+        let all: Vec<&str> = sections
+            .iter()
+            .flat_map(|(_, blocks)| blocks.iter().map(String::as_str))
+            .collect();
+        return format!("[{}]\n", all.join(",\n"));
     }
-    out
+    document_parts(format, intent, limit, used, sections).concat()
 }
 
 /// The fixed overhead of a section's wrapper lines.
 pub fn section_overhead(format: Format, section: Section) -> String {
     match format {
-        Format::Xml if section == Section::Code => String::new(),
-        Format::Xml => format!("<{0}>\n</{0}>\n", section.name()),
-        Format::Markdown => format!("\n## {}\n", section.name()),
         Format::Json => ",\n".to_owned(),
+        _ => section_open(format, section) + &section_close(format, section),
     }
 }
