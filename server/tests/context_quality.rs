@@ -94,6 +94,39 @@ fn score_case(index: &Index, engine: &Engine, case: &ContextCase) -> (Score, Str
         result.used,
         result.limit
     );
+    assert_eq!(
+        result.used,
+        request.tokenizer.count(&result.text),
+        "{}: used is not the exact count",
+        case.name
+    );
+    // The other formats, tokenizers and tight budgets keep the same promise.
+    for (format, tokenizer, budget) in [
+        (Format::Markdown, Tokenizer::Cl100kBase, request.budget),
+        (Format::Json, Tokenizer::O200kBase, request.budget),
+        (Format::Xml, Tokenizer::Cl100kBase, 300),
+        (Format::Markdown, Tokenizer::O200kBase, 256),
+    ] {
+        let mut other = request.clone();
+        other.format = format;
+        other.tokenizer = tokenizer;
+        other.budget = budget;
+        let other_result = engine
+            .assemble_context(index, &other)
+            .expect("valid request");
+        assert!(
+            other_result.used <= budget,
+            "{}: {format:?} used {} > {budget}",
+            case.name,
+            other_result.used
+        );
+        assert_eq!(
+            other_result.used,
+            tokenizer.count(&other_result.text),
+            "{}: {format:?} {tokenizer}: used is not the exact count",
+            case.name
+        );
+    }
     let found: Vec<&String> = case
         .expect_symbols
         .iter()

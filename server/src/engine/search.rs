@@ -172,27 +172,23 @@ pub struct SearchIndex {
     normalized: FxHashMap<String, Vec<DefId>>,
     /// Each file's path words (directories and file stem, split and stemmed).
     pub path_words: Vec<(FileId, Vec<String>)>,
-    /// Cached per-file terms, keyed by the file's text pointer, reused by the next build.
-    pub(crate) file_terms: FxHashMap<FileId, (usize, Arc<FileTerms>)>,
-}
-
-fn text_key(data: &FileData) -> usize {
-    Arc::as_ptr(&data.text) as *const u8 as usize
+    /// Per-file terms, with the file they were computed from (held, so that pointer identity
+    /// means same contents), reused by the next build for files that did not change.
+    pub(crate) file_terms: FxHashMap<FileId, (Arc<FileData>, Arc<FileTerms>)>,
 }
 
 impl SearchIndex {
     pub fn build(index: &Index, generation: u64, previous: Option<&SearchIndex>) -> SearchIndex {
         let files: Vec<(FileId, &Arc<FileData>)> = index.files().collect();
-        let file_terms: Vec<(FileId, usize, Arc<FileTerms>)> = files
+        let file_terms: Vec<(FileId, Arc<FileData>, Arc<FileTerms>)> = files
             .par_iter()
             .map(|(file, data)| {
-                let key = text_key(data);
                 let cached = previous
                     .and_then(|prev| prev.file_terms.get(file))
-                    .filter(|(prev_key, _)| *prev_key == key)
+                    .filter(|(prev_data, _)| Arc::ptr_eq(prev_data, data))
                     .map(|(_, terms)| Arc::clone(terms));
                 let terms = cached.unwrap_or_else(|| Arc::new(FileTerms::compute(data)));
-                (*file, key, terms)
+                (*file, Arc::clone(data), terms)
             })
             .collect();
         let mut terms: FxHashMap<Box<str>, u32> = FxHashMap::default();
@@ -273,7 +269,7 @@ impl SearchIndex {
             normalized,
             file_terms: file_terms
                 .into_iter()
-                .map(|(file, key, terms)| (file, (key, terms)))
+                .map(|(file, data, terms)| (file, (data, terms)))
                 .collect(),
         }
     }
