@@ -26,12 +26,12 @@ const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
 /// Files scoring at least this share of the best file are the focus of the answer.
-const FOCUS_RATIO: f32 = 0.45;
+const FOCUS_RATIO: f32 = 0.5;
 const MAX_FOCUS_FILES: usize = 3;
 /// Candidates from outside the focus files keep this share of their score, unless the
 /// intent asks for exactly that kind of candidate (callers when exploring usages, tests
 /// when writing tests).
-const OFF_FOCUS: f32 = 0.35;
+const OFF_FOCUS: f32 = 0.25;
 
 pub struct Expansion {
     pub candidates: Vec<Candidate>,
