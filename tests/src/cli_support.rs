@@ -31,11 +31,20 @@ pub fn fixture_repo(name: &str) -> PathBuf {
 
 /// The `codectx` binary to test.
 pub fn codectx_bin() -> PathBuf {
+    if let Some(bin) = std::env::var_os("CODECTX_BIN") {
+        return PathBuf::from(bin);
+    }
     let name = format!("codectx{}", std::env::consts::EXE_SUFFIX);
     let mut candidates = Vec::new();
-    // `<target>/<profile>/deps/cli-<hash>`: the binary sits in `<target>/<profile>`.
+    // `<target>/<profile>/deps/cli-<hash>`: the binaries sit in `<target>/<profile>`. This
+    // package's own `codectx-e2e-server` (the same `main` as `codectx`) is built fresh for its
+    // tests, so it comes first; a `codectx` there may be stale.
     if let Ok(exe) = std::env::current_exe() {
         if let Some(profile_dir) = exe.parent().and_then(Path::parent) {
+            candidates.push(profile_dir.join(format!(
+                "codectx-e2e-server{}",
+                std::env::consts::EXE_SUFFIX
+            )));
             candidates.push(profile_dir.join(&name));
         }
     }

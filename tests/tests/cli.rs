@@ -268,3 +268,22 @@ fn large_binary_non_utf8_and_outside_symlinked_files_are_skipped_unread() {
         .collect();
     assert_eq!(names, ["ok_marker"], "{out:#?}");
 }
+
+#[test]
+fn context_output_into_a_closed_pipe_ends_quietly() {
+    let bin = codectx_e2e::cli_support::codectx_bin();
+    let mut child = std::process::Command::new(bin)
+        .args(["context", "--root"])
+        .arg(fixture_repo("py_shop"))
+        .arg("fix the crash in DatabaseClient.connect when the URL is empty")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}

@@ -68,7 +68,7 @@ pub(super) fn build_index(root: &RootArgs) -> Result<Index, CliError> {
 fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
     let text =
         serde_json::to_string_pretty(value).map_err(|err| CliError::Failed(err.to_string()))?;
-    println!("{text}");
+    super::emit(&format!("{text}\n"));
     Ok(())
 }
 
@@ -218,7 +218,7 @@ pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
             ))
     )
     .unwrap();
-    print!("{out}");
+    super::emit(&out);
     Ok(())
 }
 
@@ -284,17 +284,21 @@ pub(super) fn symbols(
     if json {
         return print_json(&out);
     }
+    let mut text = String::new();
     for symbol in &out {
         let container = symbol
             .container
             .as_deref()
             .map(|c| format!(" in {c}"))
             .unwrap_or_default();
-        println!(
+        writeln!(
+            text,
             "{:<9} {}{}  {}:{}",
             symbol.kind, symbol.name, container, symbol.path, symbol.line
-        );
+        )
+        .unwrap();
     }
+    super::emit(&text);
     Ok(())
 }
 
@@ -394,12 +398,16 @@ pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<
             "no definition found at {location}"
         )));
     }
+    let mut text = String::new();
     for target in &out {
-        println!(
+        writeln!(
+            text,
             "{}:{}:{}  {} {}  `{}`",
             target.path, target.line, target.column, target.kind, target.name, target.signature
-        );
+        )
+        .unwrap();
     }
+    super::emit(&text);
     Ok(())
 }
 
@@ -480,6 +488,6 @@ pub(super) fn outline(path: &Path, json: bool) -> Result<(), CliError> {
     }
     let mut out = String::new();
     render_outline(&tree, 0, &mut out);
-    print!("{out}");
+    super::emit(&out);
     Ok(())
 }

@@ -78,10 +78,10 @@ pub(super) fn context(
             crate::lsp::state::Encoding::Utf16,
         ))
         .map_err(|err| CliError::Failed(err.to_string()))?;
-        println!("{text}");
+        super::emit(&format!("{text}\n"));
         return Ok(());
     }
-    print!("{}", result.text);
+    super::emit(&result.text);
     if explain {
         eprintln!(
             "intent: {} (confidence {:.2}; {})",

@@ -117,6 +117,23 @@ enum Command {
     },
 }
 
+/// Writes command output to stdout. A reader that goes away (`codectx context ... | head`)
+/// ends the output quietly instead of with a panic.
+pub(crate) fn emit(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(err) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if err.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("codectx: cannot write the output: {err}");
+        std::process::exit(1);
+    }
+}
+
 /// Sets up `tracing` to stderr, filtered by `CODECTX_LOG` (default: warnings).
 pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("CODECTX_LOG")
