@@ -24,6 +24,9 @@ const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
+/// Cards for the rest of the best file's definitions, scored just above the relevance floor.
+const MAX_OUTLINE_CARDS: usize = 40;
+const OUTLINE_SCORE: f32 = 0.21;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
 /// Files scoring at least this share of the best file are the focus of the answer.
 const FOCUS_RATIO: f32 = 0.5;
@@ -198,6 +201,40 @@ pub fn expand(
             false,
         ));
         n_cards += 1;
+    }
+    // A map of the best file: cards for its other definitions, after everything else, so
+    // the assistant sees what the file holds around the targets.
+    if let Some(best_file) = ranking.files.first().map(|file| file.file) {
+        if let Some(data) = index
+            .file(best_file)
+            .filter(|_| !pinned.contains(&best_file))
+        {
+            let outline: Vec<DefId> = (0..data.syntax.defs.len() as u32)
+                .map(|idx| DefId {
+                    file: best_file,
+                    idx,
+                })
+                .filter(|def| !carded.contains(def))
+                .filter(|def| {
+                    index
+                        .def(*def)
+                        .is_some_and(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
+                })
+                .take(MAX_OUTLINE_CARDS)
+                .collect();
+            for (rank, def) in outline.into_iter().enumerate() {
+                carded.insert(def);
+                let score = top_score * OUTLINE_SCORE / (1.0 + rank as f32 * 0.01);
+                candidates.push(card(
+                    index,
+                    def,
+                    Section::Definitions,
+                    score,
+                    vec!["outline-of-best-file".to_owned()],
+                    false,
+                ));
+            }
+        }
     }
     // Safety net: never answer with nothing on a non-empty repository.
     if candidates.is_empty() {
