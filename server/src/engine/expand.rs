@@ -6,7 +6,7 @@
 //! and reasons that say how they relate (`caller-of:x`, `test-of:x`, `callee-of:x`).
 
 use super::intent::IntentKind;
-use super::items::{compact, full, lines, qualified_name, standard, Candidate, Section};
+use super::items::{compact, full, lines, qualified_name, standard, Candidate, Rendering, Section};
 use super::rank::{Ranked, Ranking};
 use crate::base::{FileId, FxHashSet};
 use crate::index::{DefId, FilePosition, Index};
@@ -49,6 +49,28 @@ fn def_lines(index: &Index, def: DefId) -> u32 {
         + 1
 }
 
+/// A candidate for a definition, with its renderings richest first.
+fn def_candidate(
+    index: &Index,
+    def: DefId,
+    section: Section,
+    score: f32,
+    reasons: Vec<String>,
+    renderings: Vec<Rendering>,
+) -> Candidate {
+    Candidate {
+        section,
+        file: def.file,
+        symbol: Some(qualified_name(index, def)),
+        kind: index.def(def).map(|def_data| def_data.kind),
+        score,
+        reasons,
+        of: None,
+        renderings,
+    }
+}
+
+/// A definition card: compact, or (`rich`) standard with member signatures when it has members.
 fn card(
     index: &Index,
     def: DefId,
@@ -57,26 +79,15 @@ fn card(
     reasons: Vec<String>,
     rich: bool,
 ) -> Candidate {
-    let def_data = index.def(def).expect("live def");
     let mut renderings = Vec::new();
     if rich {
-        if let Some(standard) = standard(index, def, MAX_MEMBERS) {
-            renderings.push(standard);
-        }
+        renderings.extend(standard(index, def, MAX_MEMBERS));
     }
     renderings.push(compact(index, def));
-    Candidate {
-        section,
-        file: def.file,
-        symbol: Some(qualified_name(index, def)),
-        kind: Some(def_data.kind),
-        score,
-        reasons,
-        of: None,
-        renderings,
-    }
+    def_candidate(index, def, section, score, reasons, renderings)
 }
 
+/// A definition's code, falling back to its standard and compact cards when it is too big.
 fn code(
     index: &Index,
     def: DefId,
@@ -84,25 +95,16 @@ fn code(
     score: f32,
     reasons: Vec<String>,
 ) -> Candidate {
-    let def_data = index.def(def).expect("live def");
+    let is_container = index
+        .def(def)
+        .is_some_and(|def_data| def_data.kind.is_container());
     let mut renderings = Vec::new();
-    if def_lines(index, def) <= MAX_FULL_LINES || !def_data.kind.is_container() {
+    if def_lines(index, def) <= MAX_FULL_LINES || !is_container {
         renderings.push(full(index, def));
     }
-    if let Some(standard) = standard(index, def, MAX_MEMBERS) {
-        renderings.push(standard);
-    }
+    renderings.extend(standard(index, def, MAX_MEMBERS));
     renderings.push(compact(index, def));
-    Candidate {
-        section,
-        file: def.file,
-        symbol: Some(qualified_name(index, def)),
-        kind: Some(def_data.kind),
-        score,
-        reasons,
-        of: None,
-        renderings,
-    }
+    def_candidate(index, def, section, score, reasons, renderings)
 }
 
 pub fn expand(
@@ -236,61 +238,40 @@ pub fn expand(
             }
         }
     }
-    // Safety net: never answer with nothing on a non-empty repository.
+    // Safety net: never answer with nothing on a non-empty repository: the top-level
+    // definitions of the best-ranked files, or else of the files nearest the root.
     if candidates.is_empty() {
-        for ranked_file in ranking.files.iter().take(3) {
-            let Some(data) = index.file(ranked_file.file) else {
-                continue;
-            };
-            for (idx, def) in data
-                .syntax
-                .defs
-                .iter()
-                .enumerate()
-                .filter(|(_, def)| def.parent.is_none())
-                .take(8)
-            {
-                let _ = def;
-                let def_id = DefId {
-                    file: ranked_file.file,
-                    idx: idx as u32,
-                };
-                candidates.push(card(
-                    index,
-                    def_id,
-                    Section::Definitions,
-                    ranked_file.score * 0.5,
-                    vec!["fallback:top-file".to_owned()],
-                    false,
-                ));
-            }
-        }
-        if candidates.is_empty() {
+        let mut fallback: Vec<(FileId, f32, &str)> = ranking
+            .files
+            .iter()
+            .take(3)
+            .map(|file| (file.file, file.score * 0.5, "fallback:top-file"))
+            .collect();
+        if fallback
+            .iter()
+            .all(|(file, _, _)| index.top_level_defs(*file).next().is_none())
+        {
             let mut files: Vec<(FileId, &str)> = index
                 .files()
                 .map(|(file, data)| (file, &*data.path))
                 .collect();
-            files.sort_by_key(|(_, path)| (path.matches('/').count(), path.len()));
-            for (file, _) in files.into_iter().take(3) {
-                let Some(data) = index.file(file) else {
-                    continue;
-                };
-                for idx in (0..data.syntax.defs.len())
-                    .filter(|idx| data.syntax.defs[*idx].parent.is_none())
-                    .take(8)
-                {
-                    candidates.push(card(
-                        index,
-                        DefId {
-                            file,
-                            idx: idx as u32,
-                        },
-                        Section::Definitions,
-                        0.01,
-                        vec!["fallback:top-level".to_owned()],
-                        false,
-                    ));
-                }
+            files.sort_by_key(|(_, path)| (path.matches('/').count(), path.len(), *path));
+            fallback = files
+                .into_iter()
+                .take(3)
+                .map(|(file, _)| (file, 0.01, "fallback:top-level"))
+                .collect();
+        }
+        for (file, score, reason) in fallback {
+            for def in index.top_level_defs(file).take(8) {
+                candidates.push(card(
+                    index,
+                    def,
+                    Section::Definitions,
+                    score,
+                    vec![reason.to_owned()],
+                    false,
+                ));
             }
         }
     }

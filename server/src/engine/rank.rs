@@ -243,24 +243,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     for path in &analysis.paths {
         for file in files_matching_path(index, path).into_iter().take(2) {
             path_files.push(file);
-            if let Some(data) = index.file(file) {
-                for (idx, def) in data
-                    .syntax
-                    .defs
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, def)| def.parent.is_none())
-                    .take(6)
-                {
-                    let _ = def;
-                    path_list.push((
-                        DefId {
-                            file,
-                            idx: idx as u32,
-                        },
-                        format!("path:{path}"),
-                    ));
-                }
+            for def in index.top_level_defs(file).take(6) {
+                path_list.push((def, format!("path:{path}")));
             }
         }
     }

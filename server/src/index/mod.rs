@@ -460,6 +460,21 @@ impl Index {
             })
     }
 
+    /// The definitions at the top of a file (no enclosing definition), in file order.
+    pub fn top_level_defs(&self, file: FileId) -> impl Iterator<Item = DefId> + '_ {
+        self.file(file).into_iter().flat_map(move |data| {
+            data.syntax
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|(_, def)| def.parent.is_none())
+                .map(move |(idx, _)| DefId {
+                    file,
+                    idx: idx as u32,
+                })
+        })
+    }
+
     /// The name of the type (or module) a definition belongs to: its parent's name, or the
     /// receiver type of a method declared outside its type (Go).
     pub fn container_name(&self, def: DefId) -> Option<&str> {
