@@ -454,6 +454,12 @@ fn callers_and_tests(
             *line,
         )
     });
+    // Callers are what usage questions and refactors are about; for other tasks they are
+    // context that rarely needs to change.
+    let caller_weight = match intent {
+        IntentKind::UsageExploration | IntentKind::Refactor => 0.55,
+        _ => 0.3,
+    };
     let mut n_callers = 0;
     let mut n_tests = 0;
     for (is_test, file, line, caller) in callers {
@@ -497,7 +503,7 @@ fn callers_and_tests(
                 file,
                 symbol: Some(qualified_name(index, caller)),
                 kind: Some(caller_data.kind),
-                score: score * 0.55 * rank_penalty,
+                score: score * caller_weight * rank_penalty,
                 reasons: vec![format!("caller-of:{name}")],
                 of: Some(name.clone()),
                 renderings: vec![snippet],
