@@ -202,29 +202,35 @@ impl SymbolNames {
 }
 
 /// How `name` matched a query that the fuzzy matcher accepted it for.
-fn tier(name: &str, query: &str, query_lower: &str, query_parts: &[String]) -> MatchTier {
+/// The tiers decided by comparing strings: exact, exact ignoring case, prefix.
+fn cheap_tier(name: &str, query: &str, query_lower: &str) -> Option<MatchTier> {
     if name == query {
-        return MatchTier::Exact;
+        return Some(MatchTier::Exact);
     }
     if name.is_ascii() && query.is_ascii() {
         // The same tests as below without allocating (ASCII lower-casing is byte-wise).
         if name.eq_ignore_ascii_case(query) {
-            return MatchTier::ExactIgnoreCase;
+            return Some(MatchTier::ExactIgnoreCase);
         }
         if name.len() >= query.len()
             && name.as_bytes()[..query.len()].eq_ignore_ascii_case(query.as_bytes())
         {
-            return MatchTier::Prefix;
+            return Some(MatchTier::Prefix);
         }
     } else {
         let name_lower = name.to_lowercase();
         if name_lower == query_lower {
-            return MatchTier::ExactIgnoreCase;
+            return Some(MatchTier::ExactIgnoreCase);
         }
         if name_lower.starts_with(query_lower) {
-            return MatchTier::Prefix;
+            return Some(MatchTier::Prefix);
         }
     }
+    None
+}
+
+/// Hump or fuzzy, for names that are not exact or prefix matches.
+fn hump_tier(name: &str, query_parts: &[String]) -> MatchTier {
     let name_parts: Vec<String> = split_identifier(name)
         .into_iter()
         .map(str::to_lowercase)
@@ -263,6 +269,8 @@ impl Index {
         let mut buf = Vec::new();
         let required = query_mask(query);
         let mut named: Vec<(MatchTier, u32, &str)> = Vec::new();
+        let mut undecided: Vec<usize> = Vec::new();
+        let mut n_decided_defs = 0;
         let table = self.symbol_names();
         for (name, mask) in table.names.iter().zip(&table.masks) {
             if mask & required != required {
@@ -273,7 +281,23 @@ impl Index {
                 // The hump rule accepts what the fuzzy matcher does, plus nothing else.
                 continue;
             };
-            named.push((tier(name, query, &query_lower, &query_parts), score, name));
+            match cheap_tier(name, query, &query_lower) {
+                Some(tier) => {
+                    n_decided_defs += self.defs_named(name).len();
+                    named.push((tier, score, name));
+                }
+                None => {
+                    undecided.push(named.len());
+                    named.push((MatchTier::Fuzzy, score, name));
+                }
+            }
+        }
+        // Hump or fuzzy only matters when the exact and prefix matches do not fill the limit
+        // (both rank below every one of them).
+        if n_decided_defs < limit {
+            for idx in undecided {
+                named[idx].0 = hump_tier(named[idx].2, &query_parts);
+            }
         }
         named.sort_by(|a, b| {
             a.0.cmp(&b.0)
