@@ -68,6 +68,12 @@ pub struct SleepParams {
     pub ms: u64,
 }
 
+/// A score as a short decimal (`0.5438`, not the `0.5437999963760376` of a widened `f32`).
+fn decimal(value: f32, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (f64::from(value) * scale).round() / scale
+}
+
 /// The result object of `codectx.context` (documented in `docs/protocol.md`).
 pub fn context_result_json(
     index: &crate::index::Index,
@@ -89,7 +95,7 @@ pub fn context_result_json(
             "kind": item.kind.map(|kind| kind.name()),
             "fidelity": item.fidelity.name(),
             "tokens": item.tokens,
-            "score": item.score,
+            "score": decimal(item.score, 4),
             "reasons": item.reasons,
         })
     };
@@ -101,7 +107,7 @@ pub fn context_result_json(
     json!({
         "intent": {
             "kind": result.intent.kind.name(),
-            "confidence": result.intent.confidence,
+            "confidence": decimal(result.intent.confidence, 2),
             "signals": result.intent.signals,
         },
         "budget": {"limit": result.limit, "used": result.used, "tokenizer": result.tokenizer.name()},
@@ -109,7 +115,7 @@ pub fn context_result_json(
         "files": result
             .files
             .iter()
-            .map(|file| json!({"path": file.path, "score": file.score, "reasons": file.reasons}))
+            .map(|file| json!({"path": file.path, "score": decimal(file.score, 4), "reasons": file.reasons}))
             .collect::<Vec<_>>(),
         "omitted": result.omitted.iter().map(item_json).collect::<Vec<_>>(),
         "text": result.text,
