@@ -14,40 +14,6 @@ fn bin() -> std::path::PathBuf {
     server_bin(env!("CARGO_BIN_EXE_codectx-e2e-server"))
 }
 
-/// The same lines as the server's `codectx.test.fingerprint`.
-fn fingerprint(index: &Index) -> Vec<String> {
-    let mut lines = Vec::new();
-    for (_, data) in index.files() {
-        for def in &data.syntax.defs {
-            lines.push(format!(
-                "{}:{} def {} {} {}..{}",
-                data.root,
-                data.path,
-                def.kind.name(),
-                def.name,
-                def.range.start,
-                def.range.end
-            ));
-        }
-        lines.push(format!(
-            "{}:{} refs {}",
-            data.root,
-            data.path,
-            data.ref_names.join(",")
-        ));
-    }
-    for manifest in index.manifests() {
-        lines.push(format!(
-            "{}:{} manifest {}",
-            manifest.root,
-            manifest.path,
-            manifest.text.len()
-        ));
-    }
-    lines.sort();
-    lines
-}
-
 fn symbol_names(server: &mut Server, query: &str) -> Vec<String> {
     server
         .call("workspace/symbol", json!({"query": query}))
@@ -269,7 +235,7 @@ fn scripted_session(utf8: bool) {
         pricing.text.clone().into(),
     );
     let actual = server_fingerprint(&mut server);
-    let expected = fingerprint(&expected);
+    let expected = expected.fingerprint();
     assert!(actual.len() > 100, "{actual:?}");
     let missing: Vec<_> = expected
         .iter()

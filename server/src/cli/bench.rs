@@ -9,7 +9,7 @@ use clap::Subcommand;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::commands::{count_by_language, index_config, peak_rss_bytes, resolve_root};
+use super::commands::{count_by_language, index_config, peak_rss_bytes, print_json, resolve_root};
 use super::{CliError, RootArgs};
 use crate::index::{walk, Index};
 
@@ -139,12 +139,7 @@ fn bench_context(
         "stages_p95_ms": stages.iter_mut().map(|(stage, samples)| ((*stage).to_owned(), serde_json::json!(percentile(samples, 0.95)))).collect::<serde_json::Map<_, _>>(),
     });
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report)
-                .map_err(|err| CliError::Failed(err.to_string()))?
-        );
-        return Ok(());
+        return print_json(&report);
     }
     println!(
         "{}: {} files, {} queries, budget {budget}",
@@ -305,12 +300,7 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
         peak_rss_per_source_byte: peak.map(|bytes| bytes as f64 / total.bytes.max(1) as f64),
     };
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report)
-                .map_err(|err| CliError::Failed(err.to_string()))?
-        );
-        return Ok(());
+        return print_json(&report);
     }
     println!(
         "{}: {} files, {:.1} MB, {} definitions, {} references ({} threads, {} runs)",
@@ -353,12 +343,7 @@ fn bench_lsp(root: &RootArgs, n_edits: usize, burst: usize, json: bool) -> Resul
     let report = crate::lsp::bench::run(&dir, n_edits, burst)
         .map_err(|err| CliError::Failed(format!("{err:#}")))?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report)
-                .map_err(|err| CliError::Failed(err.to_string()))?
-        );
-        return Ok(());
+        return print_json(&report);
     }
     println!(
         "{}: {} files indexed in {:.0} ms (through the protocol)",

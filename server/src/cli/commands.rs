@@ -65,7 +65,7 @@ pub(super) fn build_index(root: &RootArgs) -> Result<Index, CliError> {
     Ok(Index::build(vec![dir], &index_config(root)))
 }
 
-fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
+pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
     let text =
         serde_json::to_string_pretty(value).map_err(|err| CliError::Failed(err.to_string()))?;
     super::emit(&format!("{text}\n"));

@@ -15,6 +15,42 @@ use crate::base::FileId;
 const DUMP_QUERIES: &[&str] = &["a", "get", "order", "Service", "test", "x_y", "New"];
 
 impl Index {
+    /// Every file's definitions, referenced names and manifests, sorted, one line each: a
+    /// compact identity of the index, compared across processes (the server's
+    /// `codectx.test.fingerprint` and the end-to-end tests' fresh builds).
+    pub fn fingerprint(&self) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for (_, data) in self.files() {
+            for def in &data.syntax.defs {
+                lines.push(format!(
+                    "{}:{} def {} {} {}..{}",
+                    data.root,
+                    data.path,
+                    def.kind.name(),
+                    def.name,
+                    def.range.start,
+                    def.range.end
+                ));
+            }
+            lines.push(format!(
+                "{}:{} refs {}",
+                data.root,
+                data.path,
+                data.ref_names.join(",")
+            ));
+        }
+        for manifest in self.manifests() {
+            lines.push(format!(
+                "{}:{} manifest {}",
+                manifest.root,
+                manifest.path,
+                manifest.text.len()
+            ));
+        }
+        lines.sort();
+        lines
+    }
+
     /// Every table (files with their definitions, imports and references; definitions by
     /// name; names by lower case; the sorted names symbol search scans; files by referenced name; manifests; the import graph) and
     /// the answers to a few symbol searches, in a canonical, path-sorted form.

@@ -95,44 +95,10 @@ pub async fn handle(shared: &Arc<Shared>, params: ExecuteCommandParams) -> Resul
         }
         ext::TEST_FINGERPRINT if test_commands_enabled() => {
             run_request(shared, ext::TEST_FINGERPRINT, |world, _cancel| {
-                Ok(Some(Value::from(fingerprint(world))))
+                Ok(Some(Value::from(world.index.fingerprint())))
             })
             .await
         }
         other => Err(invalid_params(format!("unknown command {other:?}"))),
     }
-}
-
-/// Every indexed file's definitions and references, sorted, one line each.
-fn fingerprint(world: &crate::lsp::state::World) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for (_, data) in world.index.files() {
-        for def in &data.syntax.defs {
-            lines.push(format!(
-                "{}:{} def {} {} {}..{}",
-                data.root,
-                data.path,
-                def.kind.name(),
-                def.name,
-                def.range.start,
-                def.range.end
-            ));
-        }
-        lines.push(format!(
-            "{}:{} refs {}",
-            data.root,
-            data.path,
-            data.ref_names.join(",")
-        ));
-    }
-    for manifest in world.index.manifests() {
-        lines.push(format!(
-            "{}:{} manifest {}",
-            manifest.root,
-            manifest.path,
-            manifest.text.len()
-        ));
-    }
-    lines.sort();
-    lines
 }
