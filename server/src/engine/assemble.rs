@@ -106,7 +106,12 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 
     // Token counts of each rendering, counted once.
     let mut costs: FxHashMap<(usize, usize), (String, u32)> = FxHashMap::default();
-    let mut cost = |idx: usize, rendering_idx: usize| -> (String, u32) {
+    // Renders and counts a candidate's rendering once; the block stays in `costs` until
+    // the rendering is chosen.
+    let cost = |costs: &mut FxHashMap<(usize, usize), (String, u32)>,
+                idx: usize,
+                rendering_idx: usize|
+     -> u32 {
         costs
             .entry((idx, rendering_idx))
             .or_insert_with(|| {
@@ -118,7 +123,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 let tokens = (input.count)(&block);
                 (block, tokens)
             })
-            .clone()
+            .1
     };
 
     let header = render::document(input.format, input.intent, input.limit, input.limit, &[]);
@@ -161,7 +166,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 if rendering.body.len() > room as usize * MAX_BYTES_PER_TOKEN {
                     continue;
                 }
-                let (block, tokens) = cost(idx, rendering_idx);
+                let tokens = cost(&mut costs, idx, rendering_idx);
                 let fits = if pass == 0 {
                     spent[section] + tokens <= allowance[section]
                 } else {
@@ -174,6 +179,9 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 if pass == 1 {
                     pool -= tokens;
                 }
+                let (block, _) = costs
+                    .remove(&(idx, rendering_idx))
+                    .expect("counted just above");
                 chosen.push(Chosen {
                     candidate_idx: idx,
                     rendering: rendering.clone(),
@@ -197,7 +205,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 .take(MAX_OMITTED)
                 .map(|idx| {
                     let cheapest = candidates[*idx].renderings.len() - 1;
-                    (*idx, cost(*idx, cheapest).1)
+                    (*idx, cost(&mut costs, *idx, cheapest))
                 })
                 .collect();
             if used > input.limit {

@@ -68,14 +68,12 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         ..QueryAnalysis::default()
     };
     // Backticked spans are certain identifiers.
-    let mut in_tick = false;
     for (idx, chunk) in query.split('`').enumerate() {
-        in_tick = idx % 2 == 1;
+        let in_tick = idx % 2 == 1;
         if in_tick && !chunk.trim().is_empty() && chunk.len() < 200 {
             add_mention(&mut res, chunk.trim().trim_end_matches("()"), true);
         }
     }
-    let _ = in_tick;
     res.scope_words = scope_words(query);
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
     for raw in query.split(|ch: char| ch.is_whitespace() || "`,;\"'()[]{}<>!?".contains(ch)) {

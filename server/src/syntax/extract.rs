@@ -278,7 +278,7 @@ fn extract_range(
     let refs = assemble_refs(refs, &defs);
     let mut imports: Vec<_> = imports
         .into_values()
-        .flat_map(|builder| builder.finish(text))
+        .flat_map(ImportBuilder::finish)
         .collect();
     imports.sort_by(|a, b| (a.range, &a.source).cmp(&(b.range, &b.source)));
     (defs, refs, imports)
@@ -410,9 +410,9 @@ fn assemble_defs(
     for builder in &builders {
         let node = node_of(builder);
         let (_, name_node) = builder.name.expect("filtered above");
-        let node_range = node_range(node);
+        let def_node_range = node_range(node);
         while let Some(&top) = stack.last() {
-            if defs[top as usize].range.contains_range(node_range) {
+            if defs[top as usize].range.contains_range(def_node_range) {
                 break;
             }
             stack.pop();
@@ -449,7 +449,7 @@ fn assemble_defs(
             name: name.into_boxed_str(),
             kind,
             range: TextRange::new(leading_start, outer.end_byte()),
-            name_range: node_range_of(name_node),
+            name_range: node_range(name_node),
             parent,
             signature: signature(config, node, outer, builder, text).into_boxed_str(),
             doc: doc.map(String::into_boxed_str),
@@ -475,10 +475,6 @@ fn assemble_defs(
         defs.push(def);
     }
     defs
-}
-
-fn node_range_of(node: Node<'_>) -> TextRange {
-    node_range(node)
 }
 
 fn node_range(node: Node<'_>) -> TextRange {

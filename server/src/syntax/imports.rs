@@ -123,7 +123,7 @@ impl<'tree> ImportBuilder<'tree> {
         &mut self.imports[idx]
     }
 
-    pub(crate) fn finish(self, _text: &str) -> Vec<Import> {
+    pub(crate) fn finish(self) -> Vec<Import> {
         self.imports
     }
 }
