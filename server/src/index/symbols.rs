@@ -48,6 +48,15 @@ pub struct SymbolHit {
 /// Splits an identifier into its words: `parseHTTPRequest` -> parse, HTTP, Request;
 /// `place_order` -> place, order.
 pub fn split_identifier(name: &str) -> Vec<&str> {
+    if name.is_ascii() {
+        split_ascii_identifier(name)
+    } else {
+        split_unicode_identifier(name)
+    }
+}
+
+/// [`split_identifier`] on characters.
+fn split_unicode_identifier(name: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let chars: Vec<(usize, char)> = name.char_indices().collect();
     let mut start: Option<usize> = None;
@@ -81,33 +90,95 @@ pub fn split_identifier(name: &str) -> Vec<&str> {
     parts
 }
 
-/// Whether the query's words each start a word of the name, in order, as abbreviations
-/// (`OrdSvc` ~ `OrderService`, `plc_ord` ~ `place_order`, `ms` ~ `MemStore`).
-fn hump_match(query_parts: &[String], name_parts: &[String]) -> bool {
-    fn is_subsequence(needle: &str, haystack: &str) -> bool {
-        let mut hay = haystack.chars();
-        needle.chars().all(|ch| hay.any(|other| other == ch))
+/// [`split_identifier`] for ASCII text, on bytes (the same rules, no character table).
+fn split_ascii_identifier(name: &str) -> Vec<&str> {
+    let bytes = name.as_bytes();
+    let mut parts = Vec::new();
+    let mut start: Option<usize> = None;
+    for (idx, &byte) in bytes.iter().enumerate() {
+        if !byte.is_ascii_alphanumeric() {
+            if let Some(begin) = start.take() {
+                parts.push(&name[begin..idx]);
+            }
+            continue;
+        }
+        let Some(begin) = start else {
+            start = Some(idx);
+            continue;
+        };
+        let prev = bytes[idx - 1];
+        let next_is_lower = bytes.get(idx + 1).is_some_and(u8::is_ascii_lowercase);
+        let boundary = (byte.is_ascii_uppercase() && prev.is_ascii_lowercase())
+            || (byte.is_ascii_uppercase() && prev.is_ascii_uppercase() && next_is_lower)
+            || (prev.is_ascii_alphabetic() && byte.is_ascii_digit())
+            || (prev.is_ascii_digit() && byte.is_ascii_alphabetic());
+        if boundary {
+            parts.push(&name[begin..idx]);
+            start = Some(idx);
+        }
     }
-    fn go(query: &[String], name: &[String]) -> bool {
+    if let Some(begin) = start {
+        parts.push(&name[begin..]);
+    }
+    parts
+}
+
+/// Whether the bytes of `needle` occur in `haystack` in order, ASCII case ignored unless
+/// `case_sensitive`.
+fn is_ascii_subsequence(needle: &[u8], haystack: &[u8], case_sensitive: bool) -> bool {
+    let mut hay = haystack.iter();
+    needle.iter().all(|&ch| {
+        hay.any(|&other| {
+            if case_sensitive {
+                other == ch
+            } else {
+                other.eq_ignore_ascii_case(&ch)
+            }
+        })
+    })
+}
+
+/// Whether two characters are equal ignoring case (without allocating).
+fn same_char_ignore_case(a: char, b: char) -> bool {
+    a == b || a.to_lowercase().eq(b.to_lowercase())
+}
+
+/// Whether the characters of `needle` occur in `haystack` in order, ignoring case.
+fn is_subsequence_ignore_case(needle: &str, haystack: &str) -> bool {
+    let mut hay = haystack.chars();
+    needle
+        .chars()
+        .all(|ch| hay.any(|other| same_char_ignore_case(ch, other)))
+}
+
+/// Whether the query's words each start a word of the name, in order, as abbreviations
+/// (`OrdSvc` ~ `OrderService`, `plc_ord` ~ `place_order`, `ms` ~ `MemStore`). Case is
+/// ignored.
+fn hump_match(query_parts: &[&str], name_parts: &[&str]) -> bool {
+    fn first_chars_equal(a: &str, b: &str) -> bool {
+        match (a.chars().next(), b.chars().next()) {
+            (Some(a), Some(b)) => same_char_ignore_case(a, b),
+            _ => false,
+        }
+    }
+    fn go(query: &[&str], name: &[&str]) -> bool {
         let Some((first, rest)) = query.split_first() else {
             return true;
         };
         name.iter().enumerate().any(|(idx, part)| {
-            part.chars().next() == first.chars().next()
-                && is_subsequence(first, part)
+            first_chars_equal(first, part)
+                && is_subsequence_ignore_case(first, part)
                 && go(rest, &name[idx + 1..])
         })
     }
-    if query_parts.len() == 1 && name_parts.len() > 1 {
-        // A single lower-case word may be the initials (`ms`, `gsv`).
-        let query = &query_parts[0];
-        let initials: String = name_parts
-            .iter()
-            .filter_map(|part| part.chars().next())
-            .collect();
-        if query.len() >= 2
-            && is_subsequence(query, &initials)
-            && query.chars().next() == initials.chars().next()
+    if let ([query], [first_part, _, ..]) = (query_parts, name_parts) {
+        // A single word may be the initials (`ms`, `gsv`).
+        let mut initials = name_parts.iter().filter_map(|part| part.chars().next());
+        if query.chars().count() >= 2
+            && first_chars_equal(query, first_part)
+            && query
+                .chars()
+                .all(|ch| initials.any(|other| same_char_ignore_case(ch, other)))
         {
             return true;
         }
@@ -122,7 +193,8 @@ pub(super) struct SymbolNames {
 }
 
 /// Bits for the ASCII letters (case folded), digits and `_` a text contains. A name with
-/// other non-ASCII characters gets every bit: the matcher may fold them to ASCII letters.
+/// other non-ASCII characters gets every bit: the matcher may fold them to ASCII letters
+/// (and only they do: `u64::MAX` marks a non-ASCII name).
 fn char_mask(text: &str) -> u64 {
     let mut mask = 0u64;
     for byte in text.bytes() {
@@ -230,16 +302,45 @@ fn cheap_tier(name: &str, query: &str, query_lower: &str) -> Option<MatchTier> {
 }
 
 /// Hump or fuzzy, for names that are not exact or prefix matches.
-fn hump_tier(name: &str, query_parts: &[String]) -> MatchTier {
-    let name_parts: Vec<String> = split_identifier(name)
-        .into_iter()
-        .map(str::to_lowercase)
-        .collect();
-    if hump_match(query_parts, &name_parts) {
+fn hump_tier(name: &str, query_parts: &[&str]) -> MatchTier {
+    if hump_match(query_parts, &split_identifier(name)) {
         MatchTier::Hump
     } else {
         MatchTier::Fuzzy
     }
+}
+
+/// A name that matched, before its definitions are listed.
+struct Candidate<'a> {
+    tier: MatchTier,
+    /// The fuzzy matcher's score; computed for every hump and fuzzy match, and for exact and
+    /// prefix matches only once they are known to be listed.
+    score: Option<u32>,
+    name: &'a str,
+}
+
+/// Result order: tier; within the hump and fuzzy tiers the higher fuzzy score; then the
+/// shorter name (the closer completion); then the name. Exact and prefix matches ignore the
+/// fuzzy score: it says nothing more than the tier does about a contiguous match.
+fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    let fuzzy_rank = |c: &Candidate| match c.tier {
+        MatchTier::Hump | MatchTier::Fuzzy => std::cmp::Reverse(c.score.unwrap_or(0)),
+        _ => std::cmp::Reverse(0),
+    };
+    a.tier
+        .cmp(&b.tier)
+        .then_with(|| fuzzy_rank(a).cmp(&fuzzy_rank(b)))
+        .then_with(|| a.name.len().cmp(&b.name.len()))
+        .then_with(|| a.name.cmp(b.name))
+}
+
+/// Sorts `candidates` by [`candidate_order`], keeping only the first `keep`.
+fn top_candidates(candidates: &mut Vec<Candidate>, keep: usize) {
+    if candidates.len() > keep {
+        candidates.select_nth_unstable_by(keep, candidate_order);
+        candidates.truncate(keep);
+    }
+    candidates.sort_unstable_by(candidate_order);
 }
 
 fn kind_rank(kind: DefKind) -> u8 {
@@ -254,60 +355,93 @@ fn kind_rank(kind: DefKind) -> u8 {
 
 impl Index {
     /// Ranked definitions matching `query` (at most `limit`). An empty query matches nothing.
+    ///
+    /// A name matches when the fuzzy matcher accepts it (smart case: a query with an upper-case
+    /// letter is matched case-sensitively). For a plain identifier query, an ASCII name that
+    /// is an exact or prefix match is accepted by a subsequence test instead of the matcher
+    /// (the same answer, much cheaper), and the remaining names are scored by the matcher only
+    /// when the exact and prefix matches do not fill `limit`: every one of them ranks higher.
     pub fn search_symbols(&self, query: &str, limit: usize) -> Vec<SymbolHit> {
         let query = query.trim();
         if query.is_empty() || limit == 0 {
             return Vec::new();
         }
         let query_lower = query.to_lowercase();
-        let query_parts: Vec<String> = split_identifier(query)
-            .into_iter()
-            .map(str::to_lowercase)
-            .collect();
+        let query_parts = split_identifier(query);
+        // Without pattern syntax (`^`, `$`, `'`, `!`, spaces) the matcher's test is: the query
+        // is a subsequence of the name (case-sensitive if the query has an upper-case letter).
+        let plain = query
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_');
+        let case_sensitive = query.chars().any(char::is_uppercase);
         let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
+        let mut score = |name: &str| pattern.score(Utf32Str::new(name, &mut buf), &mut matcher);
         let required = query_mask(query);
-        let mut named: Vec<(MatchTier, u32, &str)> = Vec::new();
-        let mut undecided: Vec<usize> = Vec::new();
-        let mut n_decided_defs = 0;
         let table = self.symbol_names();
+
+        let mut decided: Vec<Candidate> = Vec::new();
+        let mut rest: Vec<&str> = Vec::new();
+        let mut n_decided_defs = 0;
         for (name, mask) in table.names.iter().zip(&table.masks) {
             if mask & required != required {
                 continue;
             }
             let name: &str = name;
-            let Some(score) = pattern.score(Utf32Str::new(name, &mut buf), &mut matcher) else {
-                // The hump rule accepts what the fuzzy matcher does, plus nothing else.
+            // Only non-ASCII names have every bit set.
+            let ascii = *mask != u64::MAX;
+            if !(plain && ascii) {
+                rest.push(name);
+                continue;
+            }
+            let Some(tier) = cheap_tier(name, query, &query_lower) else {
+                // The matcher's verdict for a plain query on an ASCII name, cheaply first.
+                if is_ascii_subsequence(query.as_bytes(), name.as_bytes(), case_sensitive) {
+                    rest.push(name);
+                }
                 continue;
             };
-            match cheap_tier(name, query, &query_lower) {
-                Some(tier) => {
-                    n_decided_defs += self.defs_named(name).len();
-                    named.push((tier, score, name));
-                }
-                None => {
-                    undecided.push(named.len());
-                    named.push((MatchTier::Fuzzy, score, name));
-                }
+            if case_sensitive && !is_subsequence(query, name) {
+                continue;
             }
+            if n_decided_defs < limit {
+                n_decided_defs += self.defs_named(name).len();
+            }
+            decided.push(Candidate {
+                tier,
+                score: None,
+                name,
+            });
         }
-        // Hump or fuzzy only matters when the exact and prefix matches do not fill the limit
-        // (both rank below every one of them).
+        top_candidates(&mut decided, limit);
+        let mut named = decided;
         if n_decided_defs < limit {
-            for idx in undecided {
-                named[idx].0 = hump_tier(named[idx].2, &query_parts);
+            let mut others = Vec::new();
+            for name in rest {
+                let Some(fuzzy) = score(name) else {
+                    continue;
+                };
+                let tier = cheap_tier(name, query, &query_lower)
+                    .unwrap_or_else(|| hump_tier(name, &query_parts));
+                others.push(Candidate {
+                    tier,
+                    score: Some(fuzzy),
+                    name,
+                });
             }
+            top_candidates(&mut others, limit);
+            named.extend(others);
+            named.sort_by(candidate_order);
         }
-        named.sort_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then(b.1.cmp(&a.1))
-                .then(a.2.len().cmp(&b.2.len()))
-                .then(a.2.cmp(b.2))
-        });
+
         let mut hits = Vec::new();
-        for (tier, score, name) in named {
-            let mut defs: Vec<DefId> = self.defs_named(name).to_vec();
+        for candidate in named {
+            let score = candidate
+                .score
+                .or_else(|| score(candidate.name))
+                .unwrap_or(0);
+            let mut defs: Vec<DefId> = self.defs_named(candidate.name).to_vec();
             defs.sort_by_cached_key(|def_id| {
                 let def = self.def(*def_id).expect("tables point at live defs");
                 let data = self.file(def_id.file).expect("live file");
@@ -320,7 +454,11 @@ impl Index {
                 )
             });
             for def in defs {
-                hits.push(SymbolHit { def, tier, score });
+                hits.push(SymbolHit {
+                    def,
+                    tier: candidate.tier,
+                    score,
+                });
                 if hits.len() >= limit {
                     return hits;
                 }
@@ -328,6 +466,12 @@ impl Index {
         }
         hits
     }
+}
+
+/// Whether the characters of `needle` occur in `haystack` in order (case-sensitive).
+fn is_subsequence(needle: &str, haystack: &str) -> bool {
+    let mut hay = haystack.chars();
+    needle.chars().all(|ch| hay.any(|other| other == ch))
 }
 
 #[cfg(test)]
@@ -344,21 +488,111 @@ mod tests {
         assert_eq!(split_identifier("__init__"), ["init"]);
         assert_eq!(split_identifier("utf8Decode"), ["utf", "8", "Decode"]);
         assert_eq!(split_identifier("größeBerechnen"), ["größe", "Berechnen"]);
+        for name in [
+            "HTTPServer2Go",
+            "__init__",
+            "a_b__cD9x",
+            "XMLHttpRequest",
+            "x",
+            "",
+        ] {
+            assert_eq!(
+                split_ascii_identifier(name),
+                split_unicode_identifier(name),
+                "{name}"
+            );
+        }
     }
 
     #[test]
     fn humps_are_ordered_word_abbreviations() {
-        let parts = |name: &str| {
-            split_identifier(name)
-                .into_iter()
-                .map(str::to_lowercase)
-                .collect::<Vec<_>>()
-        };
+        let parts = split_identifier;
         assert!(hump_match(&parts("OrdSvc"), &parts("OrderService")));
         assert!(hump_match(&parts("plc_ord"), &parts("place_order")));
         assert!(hump_match(&parts("ms"), &parts("MemStore")));
         assert!(!hump_match(&parts("SvcOrd"), &parts("OrderService")));
         assert!(!hump_match(&parts("rder"), &parts("OrderService")));
+    }
+
+    const NAMES: &str = r#"
+//- /shop/orders.py
+class OrderService: pass
+class Order: pass
+class ORDER_STATE: pass
+def order(): pass
+def order_service(): pass
+def place_order(): pass
+def placeholder(): pass
+def reorder(): pass
+def ordinal(): pass
+def größe_order(): pass
+def test_order(): pass
+//- /shop/mem.ts
+export class MemStore {}
+export function Ordr() {}
+export const PLACE_ORDER = 1;
+"#;
+
+    fn names_of(index: &Index, hits: &[SymbolHit]) -> Vec<String> {
+        hits.iter()
+            .map(|hit| index.def(hit.def).unwrap().name.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_fast_path_accepts_exactly_what_the_fuzzy_matcher_accepts() {
+        let (index, _) = crate::index::tests::index_fixture(NAMES);
+        let all: Vec<&str> = index.symbol_names().names.iter().map(|n| &**n).collect();
+        for query in [
+            "order", "Order", "ORDER", "ord", "Ord", "OrdSvc", "pl", "PLACE", "ordr", "ms", "r",
+            "größe", "gro", "o r", "^ord", "order$", "'der", "!order",
+        ] {
+            let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+            let mut matcher = Matcher::new(Config::DEFAULT);
+            let mut buf = Vec::new();
+            let mut expected: Vec<&str> = all
+                .iter()
+                .copied()
+                .filter(|name| {
+                    pattern
+                        .score(Utf32Str::new(name, &mut buf), &mut matcher)
+                        .is_some()
+                })
+                .collect();
+            expected.sort_unstable();
+            let hits = index.search_symbols(query, 1000);
+            let mut got = names_of(&index, &hits);
+            got.sort_unstable();
+            got.dedup();
+            assert_eq!(got, expected, "query {query:?}");
+        }
+    }
+
+    #[test]
+    fn tiers_rank_exact_then_prefix_then_hump_then_fuzzy_and_limits_cut_the_same_order() {
+        let (index, _) = crate::index::tests::index_fixture(NAMES);
+        let hits = index.search_symbols("order", 1000);
+        let tiers: Vec<MatchTier> = hits.iter().map(|hit| hit.tier).collect();
+        assert!(tiers.windows(2).all(|pair| pair[0] <= pair[1]), "{tiers:?}");
+        let names = names_of(&index, &hits);
+        assert_eq!(
+            names[..5],
+            [
+                "order",
+                "Order",
+                "ORDER_STATE",
+                "OrderService",
+                "order_service"
+            ]
+        );
+        assert!(names.contains(&"place_order".to_owned()));
+        for limit in 1..names.len() {
+            let cut = index.search_symbols("order", limit);
+            assert_eq!(cut, hits[..limit], "limit {limit}");
+        }
+        let humps = index.search_symbols("OrdSvc", 10);
+        assert_eq!(names_of(&index, &humps)[0], "OrderService");
+        assert_eq!(humps[0].tier, MatchTier::Hump);
     }
 
     #[test]
