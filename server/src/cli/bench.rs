@@ -150,7 +150,9 @@ fn bench_context(
     println!("warm-up (BPE tables + search tables): {warm_up_ms:.1} ms");
     println!(
         "codectx.context p50 {:.2} ms, p95 {:.2} ms; tokens used p50 {}",
-        report["total_p50_ms"], report["total_p95_ms"], report["used_tokens_p50"]
+        report["total_p50_ms"].as_f64().unwrap_or(f64::NAN),
+        report["total_p95_ms"].as_f64().unwrap_or(f64::NAN),
+        report["used_tokens_p50"]
     );
     for (stage, samples) in &mut stages {
         println!(
