@@ -25,8 +25,14 @@ const W_BM25_FILE: f32 = 2.0;
 const W_PATH_WORDS: f32 = 1.5;
 const TEST_PENALTY: f32 = 0.35;
 const NEIGHBOUR_BOOST: f32 = 1.15;
+/// A mirrored copy of a file (see `SearchIndex::mirror_of`) ranks well below the copy that
+/// stands for it: the two would match equally, and the second adds nothing.
+const MIRROR_PENALTY: f32 = 0.3;
 const ACTIVE_FILE_BOOST: f32 = 1.3;
 const MAX_PER_NAME: usize = 8;
+/// A file's score adds up its best candidates with these weights: a file where several
+/// definitions match the task is a likelier target than one with a single match.
+const FILE_EVIDENCE_WEIGHTS: [f32; 3] = [1.0, 0.7, 0.4];
 /// Words found in more than this share of files are too common to name a target.
 const COMMON_WORD_FILE_SHARE: f32 = 0.25;
 
@@ -399,6 +405,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
             }
+            if let Some(canonical) = input.search.mirror_of.get(&def.file) {
+                score *= MIRROR_PENALTY;
+                let path = index.file(*canonical).map(|data| data.path.to_string());
+                reasons.push(format!("mirror-of:{}", path.unwrap_or_default()));
+            }
             if neighbours.contains(&def.file) && !primary_files.contains(&def.file) {
                 score *= NEIGHBOUR_BOOST;
                 reasons.push("import-neighbour".to_owned());
@@ -435,13 +446,26 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.def.cmp(&b.def)));
 
-    // Files: the best definition score in each file, plus the file's own BM25 rank.
+    // Files: their best definition scores (see FILE_EVIDENCE_WEIGHTS), plus the file's own
+    // BM25 rank.
     let mut files: FxHashMap<FileId, (f32, Vec<String>)> = FxHashMap::default();
+    let mut seen_per_file: FxHashMap<FileId, usize> = FxHashMap::default();
     for candidate in &ranked {
         let entry = files.entry(candidate.def.file).or_insert((0.0, Vec::new()));
-        if candidate.score > entry.0 {
-            entry.0 = candidate.score;
+        let nth = seen_per_file.entry(candidate.def.file).or_insert(0);
+        if *nth == 0 {
             entry.1 = candidate.reasons.iter().take(3).cloned().collect();
+        }
+        if let Some(weight) = FILE_EVIDENCE_WEIGHTS.get(*nth) {
+            entry.0 += weight * candidate.score;
+        }
+        *nth += 1;
+    }
+    for (file, count) in seen_per_file {
+        if count > 1 {
+            if let Some(entry) = files.get_mut(&file) {
+                entry.1.push(format!("matching-defs:{count}"));
+            }
         }
     }
     for (rank, (file, score)) in bm25_files.iter().enumerate() {
@@ -456,10 +480,21 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     }
     let mut files: Vec<RankedFile> = files
         .into_iter()
-        .map(|(file, (score, reasons))| RankedFile {
-            file,
-            score,
-            reasons,
+        .map(|(file, (mut score, mut reasons))| {
+            if let Some(canonical) = input.search.mirror_of.get(&file) {
+                score *= MIRROR_PENALTY;
+                if let Some(data) = index.file(*canonical) {
+                    let reason = format!("mirror-of:{}", data.path);
+                    if !reasons.contains(&reason) {
+                        reasons.push(reason);
+                    }
+                }
+            }
+            RankedFile {
+                file,
+                score,
+                reasons,
+            }
         })
         .collect();
     files.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));

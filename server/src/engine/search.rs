@@ -175,6 +175,62 @@ pub struct SearchIndex {
     /// Per-file terms, with the file they were computed from (held, so that pointer identity
     /// means same contents), reused by the next build for files that did not change.
     pub(crate) file_terms: FxHashMap<FileId, (Arc<FileData>, Arc<FileTerms>)>,
+    /// Mirrored files (the same file name defining the same names in the same order, such as
+    /// a generated `deno/lib/types.ts` beside `src/types.ts`) -> the copy that stands for them.
+    pub mirror_of: FxHashMap<FileId, FileId>,
+}
+
+/// Files with fewer definitions than this are never called mirrors: small files (an
+/// `index.ts` re-exporting two names) look alike without being copies.
+const MIN_MIRROR_DEFS: usize = 4;
+
+/// Groups files that are copies of each other (see [`SearchIndex::mirror_of`]). The copy
+/// that stands for a group is the shallowest path, then the shortest, then the first.
+fn find_mirrors(files: &[(FileId, &Arc<FileData>)]) -> FxHashMap<FileId, FileId> {
+    use std::hash::{Hash, Hasher};
+    let mut groups: FxHashMap<u64, Vec<(FileId, &Arc<FileData>)>> = FxHashMap::default();
+    for (file, data) in files {
+        let defs = &data.syntax.defs;
+        if defs.len() < MIN_MIRROR_DEFS {
+            continue;
+        }
+        let mut hasher = rustc_hash::FxHasher::default();
+        let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
+        file_name.hash(&mut hasher);
+        for def in defs.iter() {
+            def.name.hash(&mut hasher);
+            def.kind.hash(&mut hasher);
+            def.parent.hash(&mut hasher);
+        }
+        groups
+            .entry(hasher.finish())
+            .or_default()
+            .push((*file, data));
+    }
+    let mut mirror_of = FxHashMap::default();
+    for mut group in groups.into_values().filter(|group| group.len() > 1) {
+        group.sort_by_key(|(file, data)| {
+            let path = &data.path;
+            (path.matches('/').count(), path.len(), path.clone(), *file)
+        });
+        let (canonical, canonical_data) = group[0];
+        let same_defs = |data: &FileData| {
+            data.syntax.defs.len() == canonical_data.syntax.defs.len()
+                && data
+                    .syntax
+                    .defs
+                    .iter()
+                    .zip(canonical_data.syntax.defs.iter())
+                    .all(|(a, b)| a.name == b.name && a.kind == b.kind && a.parent == b.parent)
+        };
+        for (file, data) in &group[1..] {
+            // The hash is only a grouping key: a collision must not make a mirror.
+            if same_defs(data) {
+                mirror_of.insert(*file, canonical);
+            }
+        }
+    }
+    mirror_of
 }
 
 impl SearchIndex {
@@ -259,6 +315,7 @@ impl SearchIndex {
             })
             .collect();
         SearchIndex {
+            mirror_of: find_mirrors(&files),
             path_words,
             generation,
             terms,
@@ -327,4 +384,45 @@ fn top(acc: FxHashMap<u32, f32>, limit: usize) -> Vec<(u32, f32)> {
     scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     scored.truncate(limit);
     scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_of_a_file_are_mirrors_of_the_shallowest_one() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /deno/lib/types.ts
+export class ZodString { parse() {} }
+export class ZodNumber {}
+export function string() {}
+//- /src/types.ts
+export class ZodString { parse() {} }
+export class ZodNumber {}
+export function string() {}
+//- /src/other/types.ts
+export class ZodString { parse() {} }
+export class ZodNumber {}
+export function number() {}
+//- /src/a/index.ts
+export function a() {}
+//- /src/b/index.ts
+export function a() {}
+"#,
+        );
+        let search = SearchIndex::build(&index, 0, None);
+        let path = |file: &FileId| index.file(*file).unwrap().path.to_string();
+        let mirrors: Vec<(String, String)> = search
+            .mirror_of
+            .iter()
+            .map(|(copy, canonical)| (path(copy), path(canonical)))
+            .collect();
+        // Different definitions are not copies, and small files are never called copies.
+        assert_eq!(
+            mirrors,
+            [("deno/lib/types.ts".to_owned(), "src/types.ts".to_owned())]
+        );
+    }
 }

@@ -14,7 +14,7 @@ mod symbols;
 pub mod walk;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use file::FileData;
 pub use graph::ImportGraph;
