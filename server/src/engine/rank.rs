@@ -227,15 +227,14 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
             continue;
         }
-        if mention.certain {
-            for hit in index.search_symbols(last, 4) {
-                if hit.tier <= MatchTier::Hump {
-                    let name = index
-                        .def(hit.def)
-                        .map(|d| d.name.to_string())
-                        .unwrap_or_default();
-                    fuzzy_list.push((hit.def, format!("fuzzy:{last}~{name}")));
-                }
+        // A name of one or two letters abbreviates too many names to point anywhere.
+        if mention.certain && last.chars().count() >= 3 {
+            for hit in index.search_symbols_up_to(last, 4, MatchTier::Hump) {
+                let name = index
+                    .def(hit.def)
+                    .map(|d| d.name.to_string())
+                    .unwrap_or_default();
+                fuzzy_list.push((hit.def, format!("fuzzy:{last}~{name}")));
             }
         }
     }
@@ -325,6 +324,19 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // Path words the query names: `zsh completion` -> `zsh_completions.go`, a commit scope
     // `walk:` -> `src/walk.rs`; a query word that a path word begins counts half
     // (`manpage` ~ `man_docs.go`).
+    // Looked up once per path word of every file: sets, not scans of the query's words.
+    let scope_words: FxHashSet<&str> = analysis.scope_words.iter().map(String::as_str).collect();
+    let content_words: FxHashSet<&str> =
+        analysis.content_words.iter().map(String::as_str).collect();
+    let content_prefixes: FxHashSet<&str> = analysis
+        .content_words
+        .iter()
+        .flat_map(|word| {
+            (3..word.len())
+                .filter(|end| word.is_char_boundary(*end))
+                .map(|end| &word[..end])
+        })
+        .collect();
     let mut path_scores: Vec<(FileId, f32, String)> = Vec::new();
     for (file, words) in &input.search.path_words {
         if !wants_tests && is_test_file(*file) {
@@ -333,13 +345,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         let mut score = 0.0;
         let mut matched = Vec::new();
         for word in words {
-            let scoped = analysis.scope_words.contains(word);
-            let exact = scoped || analysis.content_words.contains(word);
-            let partial = !exact
-                && word.len() >= 3
-                && analysis.content_words.iter().any(|query_word| {
-                    query_word.len() > word.len() && query_word.starts_with(word.as_str())
-                });
+            let scoped = scope_words.contains(word.as_str());
+            let exact = scoped || content_words.contains(word.as_str());
+            let partial = !exact && word.len() >= 3 && content_prefixes.contains(word.as_str());
             if exact || partial {
                 score += if scoped {
                     2.0

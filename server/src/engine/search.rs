@@ -141,22 +141,41 @@ impl Postings {
     }
 
     /// Scores every document containing a term; `weights` repeat terms (query term counts).
-    fn score(&self, term_ids: &[(u32, f32)], acc: &mut FxHashMap<u32, f32>) {
-        let n_docs = self.doc_len.len() as f32;
+    /// The `limit` best documents for the query terms (best first, ties by document).
+    /// Scores accumulate in a dense table: long tasks touch a large share of the documents.
+    fn top(&self, term_ids: &[(u32, f32)], limit: usize) -> Vec<(u32, f32)> {
+        let n_docs = self.doc_len.len();
+        let mut acc = vec![0.0f32; n_docs];
+        let mut touched: Vec<u32> = Vec::new();
         for &(term_id, query_weight) in term_ids {
             let list = &self.lists[term_id as usize];
             if list.is_empty() {
                 continue;
             }
             let df = list.len() as f32;
-            let idf = (1.0 + (n_docs - df + 0.5) / (df + 0.5)).ln();
+            let idf = (1.0 + (n_docs as f32 - df + 0.5) / (df + 0.5)).ln();
             for &(doc, tf) in list {
                 let tf = f32::from(tf);
                 let norm = 1.0 - B + B * self.doc_len[doc as usize] as f32 / self.avg_len.max(1.0);
                 let score = idf * tf * (K1 + 1.0) / (tf + K1 * norm);
-                *acc.entry(doc).or_insert(0.0) += query_weight * score;
+                let slot = &mut acc[doc as usize];
+                if *slot == 0.0 {
+                    touched.push(doc);
+                }
+                *slot += query_weight * score;
             }
         }
+        let mut scored: Vec<(u32, f32)> = touched
+            .into_iter()
+            .map(|doc| (doc, acc[doc as usize]))
+            .collect();
+        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if scored.len() > limit {
+            scored.select_nth_unstable_by(limit, order);
+            scored.truncate(limit);
+        }
+        scored.sort_unstable_by(order);
+        scored
     }
 }
 
@@ -347,9 +366,8 @@ impl SearchIndex {
 
     /// Definitions ranked by BM25 (best first, at most `limit`).
     pub fn search_defs(&self, query_terms: &[String], limit: usize) -> Vec<(DefId, f32)> {
-        let mut acc = FxHashMap::default();
-        self.defs.score(&self.term_ids(query_terms), &mut acc);
-        top(acc, limit)
+        self.defs
+            .top(&self.term_ids(query_terms), limit)
             .into_iter()
             .map(|(doc, score)| (self.def_ids[doc as usize], score))
             .collect()
@@ -357,9 +375,8 @@ impl SearchIndex {
 
     /// Files ranked by BM25 (best first, at most `limit`).
     pub fn search_files(&self, query_terms: &[String], limit: usize) -> Vec<(FileId, f32)> {
-        let mut acc = FxHashMap::default();
-        self.files.score(&self.term_ids(query_terms), &mut acc);
-        top(acc, limit)
+        self.files
+            .top(&self.term_ids(query_terms), limit)
             .into_iter()
             .map(|(doc, score)| (self.file_ids[doc as usize], score))
             .collect()
@@ -377,13 +394,6 @@ impl SearchIndex {
     pub fn defs_normalized(&self, normalized: &str) -> &[DefId] {
         self.normalized.get(normalized).map_or(&[], Vec::as_slice)
     }
-}
-
-fn top(acc: FxHashMap<u32, f32>, limit: usize) -> Vec<(u32, f32)> {
-    let mut scored: Vec<(u32, f32)> = acc.into_iter().collect();
-    scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    scored.truncate(limit);
-    scored
 }
 
 #[cfg(test)]

@@ -424,6 +424,13 @@ impl Index {
         names.update(&net_removed, &net_added);
     }
 
+    /// Builds the tables otherwise built on first use (import resolution, the sorted symbol
+    /// names), so that the first request after indexing costs what later ones do.
+    pub fn warm_up(&self) {
+        self.resolution();
+        self.symbol_names();
+    }
+
     fn resolution(&self) -> &Resolution {
         self.resolution.get_or_init(|| {
             let modules = resolve::ModuleMap::build(self);

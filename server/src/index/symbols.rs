@@ -362,6 +362,17 @@ impl Index {
     /// (the same answer, much cheaper), and the remaining names are scored by the matcher only
     /// when the exact and prefix matches do not fill `limit`: every one of them ranks higher.
     pub fn search_symbols(&self, query: &str, limit: usize) -> Vec<SymbolHit> {
+        self.search_symbols_up_to(query, limit, MatchTier::Fuzzy)
+    }
+
+    /// [`Index::search_symbols`] keeping only matches of tier `worst` or better (the fuzzy
+    /// matcher then scores only those).
+    pub fn search_symbols_up_to(
+        &self,
+        query: &str,
+        limit: usize,
+        worst: MatchTier,
+    ) -> Vec<SymbolHit> {
         let query = query.trim();
         if query.is_empty() || limit == 0 {
             return Vec::new();
@@ -402,7 +413,7 @@ impl Index {
                 }
                 continue;
             };
-            if case_sensitive && !is_subsequence(query, name) {
+            if tier > worst || (case_sensitive && !is_subsequence(query, name)) {
                 continue;
             }
             if n_decided_defs < limit {
@@ -418,12 +429,20 @@ impl Index {
         let mut named = decided;
         if n_decided_defs < limit {
             let mut others = Vec::new();
+            let tier_of = |name: &str| {
+                cheap_tier(name, query, &query_lower)
+                    .unwrap_or_else(|| hump_tier(name, &query_parts))
+            };
             for name in rest {
+                // Classify first when that can spare the matcher, else only what it accepts.
+                let early_tier = (worst < MatchTier::Fuzzy).then(|| tier_of(name));
+                if early_tier.is_some_and(|tier| tier > worst) {
+                    continue;
+                }
                 let Some(fuzzy) = score(name) else {
                     continue;
                 };
-                let tier = cheap_tier(name, query, &query_lower)
-                    .unwrap_or_else(|| hump_tier(name, &query_parts));
+                let tier = early_tier.unwrap_or_else(|| tier_of(name));
                 others.push(Candidate {
                     tier,
                     score: Some(fuzzy),
@@ -565,6 +584,27 @@ export const PLACE_ORDER = 1;
             got.sort_unstable();
             got.dedup();
             assert_eq!(got, expected, "query {query:?}");
+        }
+    }
+
+    #[test]
+    fn a_worst_tier_keeps_the_same_hits_as_filtering_the_full_search() {
+        let (index, _) = crate::index::tests::index_fixture(NAMES);
+        for query in [
+            "order", "Ord", "OrdSvc", "ms", "plc_ord", "ordr", "o r", "größe",
+        ] {
+            for worst in [MatchTier::Exact, MatchTier::Prefix, MatchTier::Hump] {
+                let full: Vec<SymbolHit> = index
+                    .search_symbols(query, 1000)
+                    .into_iter()
+                    .filter(|hit| hit.tier <= worst)
+                    .collect();
+                assert_eq!(
+                    index.search_symbols_up_to(query, 1000, worst),
+                    full,
+                    "{query:?} up to {worst:?}"
+                );
+            }
         }
     }
 

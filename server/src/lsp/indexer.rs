@@ -96,12 +96,14 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
     shared.n_jobs.fetch_add(1, Ordering::SeqCst);
     let finished = index_workspace_inner(&shared, generation, live).await;
     if finished {
-        // Build the context engine's search tables and load the BPE tables now, so that the
+        // Build the index's lazy tables and the context engine's search tables and load the BPE
+        // tables now, so that the
         // first `codectx.context` (agents send it right after startup) costs what later ones do.
         let warm = Arc::clone(&shared);
         let _ = tokio::task::spawn_blocking(move || {
             crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
             let world = warm.read();
+            world.index.warm_up();
             world.engine.search_index(&world.index);
         })
         .await;
