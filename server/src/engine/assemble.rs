@@ -43,7 +43,7 @@ pub struct AssembleInput<'a> {
 /// final text is counted exactly.
 const MAX_BYTES_PER_TOKEN: usize = 8;
 /// How many of the best left-out candidates are listed.
-const MAX_OMITTED: usize = 30;
+const MAX_OMITTED: usize = 12;
 
 /// Candidates scoring below this share of the best one are not worth their tokens.
 const RELEVANCE_FLOOR: f32 = 0.2;
