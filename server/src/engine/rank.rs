@@ -17,6 +17,9 @@ const RRF_K: f32 = 5.0;
 const W_TRACE: f32 = 4.0;
 const W_MENTION: f32 = 3.0;
 const W_MENTION_FUZZY: f32 = 1.0;
+const W_USAGE: f32 = 2.0;
+/// An identifier used in more files than this says little about where the task is.
+const MAX_USAGE_FILES: usize = 20;
 const W_PATH: f32 = 2.0;
 const W_COMPOUND: f32 = 2.0;
 const W_WORD_NAME: f32 = 1.2;
@@ -145,6 +148,61 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
     res
 }
 
+/// Named identifiers that no file of the repository defines (a library's API:
+/// `Reflect.ownKeys`, `os.environ`): the definitions that use them, innermost first, uses on
+/// the named receiver (`Reflect` of `Reflect.ownKeys`) before other uses, then by path.
+fn external_usages(index: &Index, mentions: &[super::query::Mention]) -> Vec<(DefId, String)> {
+    let mut list = Vec::new();
+    let mut seen: FxHashSet<DefId> = FxHashSet::default();
+    for mention in mentions {
+        let last = mention.segments.last().expect("mentions have segments");
+        if last.chars().count() < 3
+            || !index.defs_named(last).is_empty()
+            || !index.defs_named_ignore_case(last).is_empty()
+        {
+            continue;
+        }
+        let files = index.files_referencing(last);
+        if files.is_empty() || files.len() > MAX_USAGE_FILES {
+            continue;
+        }
+        let qualifier = mention
+            .segments
+            .len()
+            .checked_sub(2)
+            .map(|idx| mention.segments[idx].as_str());
+        let mut sites: Vec<(bool, &str, u32, DefId)> = Vec::new();
+        for file in files {
+            let Some(data) = index.file(*file) else {
+                continue;
+            };
+            for reference in data.syntax.refs.iter().filter(|r| data.ref_text(r) == last) {
+                let Some(&def) = index.enclosing_defs(*file, reference.range.start).first() else {
+                    continue;
+                };
+                let on_receiver = qualifier.is_some_and(|qualifier| {
+                    reference.receiver.is_some_and(|receiver| {
+                        data.text
+                            .get(receiver.as_usize())
+                            .is_some_and(|text| text.rsplit('.').next() == Some(qualifier))
+                    })
+                });
+                sites.push((!on_receiver, &data.path, reference.range.start, def));
+            }
+        }
+        sites.sort();
+        for (_, _, _, def) in sites {
+            if seen.insert(def) {
+                list.push((def, format!("uses:{}", mention.text)));
+            }
+            if list.len() >= MAX_PER_NAME * 2 {
+                return list;
+            }
+        }
+    }
+    list
+}
+
 pub fn rank(input: &RankInput<'_>) -> Ranking {
     let index = input.index;
     let analysis = input.analysis;
@@ -238,6 +296,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
         }
     }
+    let usage_list = external_usages(index, &analysis.mentions);
+    fusion.add_list(W_USAGE, &usage_list, false);
     let direct_mentions = analysis.mentions.iter().any(|mention| mention.certain);
     fusion.add_list(W_MENTION, &mention_list, direct_mentions);
     fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, false);
@@ -509,5 +569,39 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     Ranking {
         defs: ranked,
         files,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::query::analyze;
+
+    #[test]
+    fn identifiers_defined_nowhere_point_at_the_code_that_uses_them() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/record.ts
+export function parseRecord(input: object) {
+  for (const key of Reflect.ownKeys(input)) { check(key); }
+}
+export function check(key: unknown) {}
+//- /src/other.ts
+export function keysOf(map: Map<string, number>) { return map.ownKeys(); }
+export function unrelated() {}
+"#,
+        );
+        let analysis = analyze("skip non-enumerable keys: `Reflect.ownKeys` returns them too");
+        let usages = external_usages(&index, &analysis.mentions);
+        let names: Vec<&str> = usages
+            .iter()
+            .map(|(def, _)| &*index.def(*def).unwrap().name)
+            .collect();
+        // The use on the named receiver first, then other uses of the name.
+        assert_eq!(names, ["parseRecord", "keysOf"]);
+        assert_eq!(usages[0].1, "uses:Reflect.ownKeys");
+        // A name the repository defines is a mention, not an external identifier.
+        let analysis = analyze("why does `check` reject symbols");
+        assert!(external_usages(&index, &analysis.mentions).is_empty());
     }
 }
