@@ -36,13 +36,33 @@
 
 ; Struct fields and interface methods. `X, Y int` defines two fields: the first is the
 ; whole declaration, the others their name only. Embedded fields are type references.
-(field_declaration_list
-  (field_declaration
-    .
-    name: (field_identifier) @name) @definition.field)
+; Only fields of named struct types and of struct-typed fields within them: the fields of
+; an anonymous struct in a function body (a test table's `name`, `want`) define nothing
+; another file can use.
+(type_spec
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        .
+        name: (field_identifier) @name) @definition.field)))
+(type_spec
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        name: (field_identifier)
+        name: (field_identifier) @name @definition.field))))
 (field_declaration
-  name: (field_identifier)
-  name: (field_identifier) @name @definition.field)
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        .
+        name: (field_identifier) @name) @definition.field)))
+(field_declaration
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        name: (field_identifier)
+        name: (field_identifier) @name @definition.field))))
 (interface_type
   (method_elem
     name: (field_identifier) @name) @definition.method @signature)

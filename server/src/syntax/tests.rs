@@ -502,6 +502,19 @@ fn go_tests_are_marked_only_in_test_files() {
 }
 
 #[test]
+fn go_fields_are_those_of_named_structs_not_of_anonymous_test_tables() {
+    let text = "package p\n\ntype Config struct {\n\tName, Alias string\n\tServer struct {\n\t\tPort int\n\t}\n}\n\nfunc TestX(t *testing.T) {\n\ttests := []struct {\n\t\tname string\n\t\twant int\n\t}{}\n\t_ = tests\n}\n";
+    let syntax = analyze(Language::Go, text, true);
+    let fields: Vec<&str> = syntax
+        .defs
+        .iter()
+        .filter(|def| def.kind == crate::languages::DefKind::Field)
+        .map(|def| &*def.name)
+        .collect();
+    assert_eq!(fields, ["Name", "Alias", "Server", "Port"]);
+}
+
+#[test]
 fn go_syntax_errors_keep_the_valid_definitions() {
     check(
         "go_broken",
