@@ -397,6 +397,13 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .map(|end| &word[..end])
         })
         .collect();
+    // A word in a large share of the files (`command` in a command-line library) names the
+    // repository's subject, not a file: it counts as a partial match, and not for the stem.
+    let common_words: FxHashSet<&str> = content_words
+        .iter()
+        .copied()
+        .filter(|word| input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE)
+        .collect();
     let mut path_scores: Vec<(FileId, f32, String)> = Vec::new();
     for (file, words) in &input.search.path_words {
         if !wants_tests && is_test_file(*file) {
@@ -404,24 +411,26 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
         let mut score = 0.0;
         let mut matched = Vec::new();
-        for word in words {
+        let mut stem_matched = false;
+        for (pos, word) in words.iter().enumerate() {
             let scoped = scope_words.contains(word.as_str());
             let exact = scoped || content_words.contains(word.as_str());
             let partial = !exact && word.len() >= 3 && content_prefixes.contains(word.as_str());
+            let common = !scoped && common_words.contains(word.as_str());
             if exact || partial {
                 score += if scoped {
                     2.0
-                } else if exact {
+                } else if exact && !common {
                     1.0
                 } else {
                     0.5
                 };
                 matched.push(word.clone());
+                stem_matched |= pos + 1 == words.len() && !common;
             }
         }
         if score > 0.0 {
             // The file name counts more than the directories above it.
-            let stem_matched = words.last().is_some_and(|stem| matched.contains(stem));
             let score = score + if stem_matched { 1.0 } else { 0.0 } - 0.05 * words.len() as f32;
             path_scores.push((*file, score, matched.join("+")));
         }
