@@ -524,42 +524,46 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.def.cmp(&b.def)));
 
     // Files: their best definition scores (see FILE_EVIDENCE_WEIGHTS), plus the file's own
-    // BM25 rank.
-    let mut files: FxHashMap<FileId, (f32, Vec<String>)> = FxHashMap::default();
-    let mut seen_per_file: FxHashMap<FileId, usize> = FxHashMap::default();
+    // BM25 and path-word ranks. A mirror's definitions are already scored down; its BM25 and
+    // path-word ranks are scored down the same way here.
+    let mirror_factor = |file: &FileId| {
+        if input.search.mirror_of.contains_key(file) {
+            MIRROR_PENALTY
+        } else {
+            1.0
+        }
+    };
+    // Per file: score, reasons, matching definitions.
+    let mut files: FxHashMap<FileId, (f32, Vec<String>, usize)> = FxHashMap::default();
     for candidate in &ranked {
-        let entry = files.entry(candidate.def.file).or_insert((0.0, Vec::new()));
-        let nth = seen_per_file.entry(candidate.def.file).or_insert(0);
-        if *nth == 0 {
+        let entry = files
+            .entry(candidate.def.file)
+            .or_insert((0.0, Vec::new(), 0));
+        if entry.2 == 0 {
             entry.1 = candidate.reasons.iter().take(3).cloned().collect();
         }
-        if let Some(weight) = FILE_EVIDENCE_WEIGHTS.get(*nth) {
+        if let Some(weight) = FILE_EVIDENCE_WEIGHTS.get(entry.2) {
             entry.0 += weight * candidate.score;
         }
-        *nth += 1;
-    }
-    for (file, count) in seen_per_file {
-        if count > 1 {
-            if let Some(entry) = files.get_mut(&file) {
-                entry.1.push(format!("matching-defs:{count}"));
-            }
-        }
+        entry.2 += 1;
     }
     for (rank, (file, score)) in bm25_files.iter().enumerate() {
-        let entry = files.entry(*file).or_insert((0.0, Vec::new()));
-        entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5;
+        let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
+        entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * mirror_factor(file);
         entry.1.push(format!("file-bm25:{score:.2}"));
     }
     for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
-        let entry = files.entry(*file).or_insert((0.0, Vec::new()));
-        entry.0 += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5;
+        let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
+        entry.0 += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5 * mirror_factor(file);
         entry.1.push(format!("path-words:{matched}"));
     }
     let mut files: Vec<RankedFile> = files
         .into_iter()
-        .map(|(file, (mut score, mut reasons))| {
+        .map(|(file, (score, mut reasons, n_defs))| {
+            if n_defs > 1 {
+                reasons.push(format!("matching-defs:{n_defs}"));
+            }
             if let Some(canonical) = input.search.mirror_of.get(&file) {
-                score *= MIRROR_PENALTY;
                 if let Some(data) = index.file(*canonical) {
                     let reason = format!("mirror-of:{}", data.path);
                     if !reasons.contains(&reason) {
