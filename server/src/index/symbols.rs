@@ -369,7 +369,10 @@ impl Index {
                 }
                 continue;
             };
-            if tier > worst || (case_sensitive && !is_subsequence(query, name)) {
+            if tier > worst
+                || (case_sensitive
+                    && !is_ascii_subsequence(query.as_bytes(), name.as_bytes(), true))
+            {
                 continue;
             }
             if n_decided_defs < limit {
@@ -441,12 +444,6 @@ impl Index {
         }
         hits
     }
-}
-
-/// Whether the characters of `needle` occur in `haystack` in order (case-sensitive).
-fn is_subsequence(needle: &str, haystack: &str) -> bool {
-    let mut hay = haystack.chars();
-    needle.chars().all(|ch| hay.any(|other| other == ch))
 }
 
 #[cfg(test)]
