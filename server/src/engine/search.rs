@@ -140,9 +140,10 @@ impl Postings {
         self.avg_len = total as f32 / self.doc_len.len().max(1) as f32;
     }
 
-    /// Scores every document containing a term; `weights` repeat terms (query term counts).
-    /// The `limit` best documents for the query terms (best first, ties by document).
-    /// Scores accumulate in a dense table: long tasks touch a large share of the documents.
+    /// The `limit` best documents for the query terms (best first, ties by document); the
+    /// weights count repeated query terms. Scores accumulate in a dense table (every score is
+    /// positive, so zero marks an untouched document): long tasks touch a large share of the
+    /// documents.
     fn top(&self, term_ids: &[(u32, f32)], limit: usize) -> Vec<(u32, f32)> {
         let n_docs = self.doc_len.len();
         let mut acc = vec![0.0f32; n_docs];
