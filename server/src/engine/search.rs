@@ -114,6 +114,33 @@ impl FileTerms {
     }
 }
 
+/// Term ids shared by successive builds: a build that meets new terms copies the table and
+/// appends them, so an id keeps its meaning along a chain of builds and the id lists of the
+/// files that did not change stay valid. Terms that no file has any more keep their id and
+/// an empty posting list, which scores and counts like an unknown term.
+type TermTable = FxHashMap<Box<str>, u32>;
+
+/// A file's term ids when it did not change since the previous build, else its terms.
+type Analysis = Result<Arc<FileIds>, FileTerms>;
+
+/// [`FileTerms`] as term ids of one [`TermTable`] chain.
+pub(crate) struct FileIds {
+    defs: Vec<Vec<(u32, u16)>>,
+    file: Vec<(u32, u16)>,
+}
+
+impl FileIds {
+    fn of(table: &TermTable, terms: &FileTerms) -> FileIds {
+        let ids = |counts: &[(Box<str>, u16)]| -> Vec<(u32, u16)> {
+            counts.iter().map(|(term, n)| (table[term], *n)).collect()
+        };
+        FileIds {
+            defs: terms.defs.iter().map(|counts| ids(counts)).collect(),
+            file: ids(&terms.file),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Postings {
     /// Term id -> (document, term frequency).
@@ -123,14 +150,12 @@ struct Postings {
 }
 
 impl Postings {
-    fn add_doc(&mut self, terms: &FxHashMap<Box<str>, u32>, counts: &[(Box<str>, u16)]) {
+    fn add_doc(&mut self, counts: &[(u32, u16)]) {
         let doc = self.doc_len.len() as u32;
         let mut len = 0u32;
-        for (term, n) in counts {
-            len += u32::from(*n);
-            if let Some(&term_id) = terms.get(term) {
-                self.lists[term_id as usize].push((doc, *n));
-            }
+        for &(term_id, n) in counts {
+            len += u32::from(n);
+            self.lists[term_id as usize].push((doc, n));
         }
         self.doc_len.push(len);
     }
@@ -183,7 +208,7 @@ impl Postings {
 /// The search tables of one index generation.
 pub struct SearchIndex {
     pub generation: u64,
-    terms: FxHashMap<Box<str>, u32>,
+    terms: Arc<TermTable>,
     defs: Postings,
     def_ids: Vec<DefId>,
     files: Postings,
@@ -192,9 +217,9 @@ pub struct SearchIndex {
     normalized: FxHashMap<String, Vec<DefId>>,
     /// Each file's path words (directories and file stem, split and stemmed).
     pub path_words: Vec<(FileId, Vec<String>)>,
-    /// Per-file terms, with the file they were computed from (held, so that pointer identity
-    /// means same contents), reused by the next build for files that did not change.
-    pub(crate) file_terms: FxHashMap<FileId, (Arc<FileData>, Arc<FileTerms>)>,
+    /// Per-file term ids, with the file they were computed from (held, so that pointer
+    /// identity means same contents), reused by the next build for files that did not change.
+    file_terms: FxHashMap<FileId, (Arc<FileData>, Arc<FileIds>)>,
     /// Mirrored files (the same file name defining the same names in the same order, such as
     /// a generated `deno/lib/types.ts` beside `src/types.ts`) -> the copy that stands for them.
     pub mirror_of: FxHashMap<FileId, FileId>,
@@ -256,30 +281,45 @@ fn find_mirrors(files: &[(FileId, &Arc<FileData>)]) -> FxHashMap<FileId, FileId>
 impl SearchIndex {
     pub fn build(index: &Index, generation: u64, previous: Option<&SearchIndex>) -> SearchIndex {
         let files: Vec<(FileId, &Arc<FileData>)> = index.files().collect();
-        let file_terms: Vec<(FileId, Arc<FileData>, Arc<FileTerms>)> = files
+        // Files that did not change keep their term ids; the others are analyzed again.
+        let analyzed: Vec<(FileId, Arc<FileData>, Analysis)> = files
             .par_iter()
             .map(|(file, data)| {
                 let cached = previous
                     .and_then(|prev| prev.file_terms.get(file))
                     .filter(|(prev_data, _)| Arc::ptr_eq(prev_data, data))
-                    .map(|(_, terms)| Arc::clone(terms));
-                let terms = cached.unwrap_or_else(|| Arc::new(FileTerms::compute(data)));
+                    .map(|(_, ids)| Arc::clone(ids));
+                let terms = cached.ok_or_else(|| FileTerms::compute(data));
                 (*file, Arc::clone(data), terms)
             })
             .collect();
-        let mut terms: FxHashMap<Box<str>, u32> = FxHashMap::default();
-        for (_, _, file_terms) in &file_terms {
+        // The previous table, extended with the new terms of the files analyzed again (in
+        // file order, so a first build numbers terms as it meets them).
+        let mut terms: Arc<TermTable> =
+            previous.map_or_else(Arc::default, |prev| Arc::clone(&prev.terms));
+        for (_, _, analysis) in &analyzed {
+            let Err(file_terms) = analysis else { continue };
             for (term, _) in file_terms
                 .file
                 .iter()
                 .chain(file_terms.defs.iter().flatten())
             {
                 if !terms.contains_key(term) {
-                    let id = terms.len() as u32;
-                    terms.insert(term.clone(), id);
+                    let table = Arc::make_mut(&mut terms);
+                    let id = table.len() as u32;
+                    table.insert(term.clone(), id);
                 }
             }
         }
+        let table: &TermTable = &terms;
+        let file_terms: Vec<(FileId, Arc<FileData>, Arc<FileIds>)> = analyzed
+            .into_par_iter()
+            .map(|(file, data, analysis)| {
+                let ids =
+                    analysis.unwrap_or_else(|file_terms| Arc::new(FileIds::of(table, &file_terms)));
+                (file, data, ids)
+            })
+            .collect();
         let mut defs = Postings {
             lists: vec![Vec::new(); terms.len()],
             ..Postings::default()
@@ -290,11 +330,11 @@ impl SearchIndex {
         };
         let mut def_ids = Vec::new();
         let mut file_ids = Vec::new();
-        for (file, _, file_terms) in &file_terms {
-            file_postings.add_doc(&terms, &file_terms.file);
+        for (file, _, ids) in &file_terms {
+            file_postings.add_doc(&ids.file);
             file_ids.push(*file);
-            for (idx, counts) in file_terms.defs.iter().enumerate() {
-                defs.add_doc(&terms, counts);
+            for (idx, counts) in ids.defs.iter().enumerate() {
+                defs.add_doc(counts);
                 def_ids.push(DefId {
                     file: *file,
                     idx: idx as u32,
@@ -400,6 +440,61 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_from_the_previous_one_answers_like_a_fresh_build() {
+        let (mut index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/orders.py
+def place_order(cart, payment):
+    """Charge the payment and create the order."""
+    return charge(payment, cart.total)
+//- /shop/payments.py
+def charge(payment, amount):
+    return gateway.capture(payment, amount)
+//- /shop/cart.py
+class Cart:
+    def total(self):
+        return sum(item.price for item in self.items)
+"#,
+        );
+        let first = SearchIndex::build(&index, 1, None);
+        // An edit that drops terms (`gateway`, `capture`) and brings new ones (`refund`).
+        index.set_file(
+            0,
+            "shop/payments.py",
+            crate::languages::Language::Python,
+            "def charge(payment, amount):\n    return refund_or_charge(payment, amount)\n".into(),
+        );
+        let next = SearchIndex::build(&index, 2, Some(&first));
+        let fresh = SearchIndex::build(&index, 2, None);
+        for query in [
+            "charge payment",
+            "refund",
+            "gateway capture",
+            "order total cart",
+        ] {
+            let terms: Vec<String> = query.split(' ').map(str::to_owned).collect();
+            assert_eq!(
+                next.search_defs(&terms, 10),
+                fresh.search_defs(&terms, 10),
+                "{query}"
+            );
+            assert_eq!(
+                next.search_files(&terms, 10),
+                fresh.search_files(&terms, 10),
+                "{query}"
+            );
+        }
+        for term in ["gateway", "refund", "payment", "unknown"] {
+            assert_eq!(
+                next.file_frequency(term),
+                fresh.file_frequency(term),
+                "{term}"
+            );
+        }
+        assert_eq!(next.file_frequency("gateway"), 0.0);
+    }
 
     #[test]
     fn copies_of_a_file_are_mirrors_of_the_shallowest_one() {
