@@ -150,7 +150,10 @@ impl Engine {
             index.generation(),
             slot.as_deref(),
         ));
-        *slot = Some(Arc::clone(&fresh));
+        if let Some(stale) = slot.replace(Arc::clone(&fresh)) {
+            // Freeing the old tables (a large share of a rebuild's time) is nobody's wait.
+            rayon::spawn(move || drop(stale));
+        }
         fresh
     }
 
