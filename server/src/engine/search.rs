@@ -20,7 +20,7 @@ const SIGNATURE_WEIGHT: u16 = 2;
 const PATH_WEIGHT: u16 = 4;
 
 /// Term counts of one file: per definition (by index in the file) and for the whole file.
-pub(crate) struct FileTerms {
+struct FileTerms {
     defs: Vec<Vec<(Box<str>, u16)>>,
     file: Vec<(Box<str>, u16)>,
 }
@@ -40,7 +40,7 @@ fn bump<'a>(counts: &mut FxHashMap<&'a str, u16>, term: &'a str, by: u16) {
 }
 
 impl FileTerms {
-    pub(crate) fn compute(data: &FileData) -> FileTerms {
+    fn compute(data: &FileData) -> FileTerms {
         let defs = &data.syntax.defs;
         let text = &*data.text;
         // Each word goes to the innermost definition containing it.
@@ -124,7 +124,7 @@ type TermTable = FxHashMap<Box<str>, u32>;
 type Analysis = Result<Arc<FileIds>, FileTerms>;
 
 /// [`FileTerms`] as term ids of one [`TermTable`] chain.
-pub(crate) struct FileIds {
+struct FileIds {
     defs: Vec<Vec<(u32, u16)>>,
     file: Vec<(u32, u16)>,
 }

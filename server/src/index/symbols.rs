@@ -344,7 +344,8 @@ impl Index {
         let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        let mut score = |name: &str| pattern.score(Utf32Str::new(name, &mut buf), &mut matcher);
+        let mut fuzzy_score =
+            |name: &str| pattern.score(Utf32Str::new(name, &mut buf), &mut matcher);
         let required = query_mask(query);
         let table = self.symbol_names();
 
@@ -398,7 +399,7 @@ impl Index {
                 if early_tier.is_some_and(|tier| tier > worst) {
                     continue;
                 }
-                let Some(fuzzy) = score(name) else {
+                let Some(fuzzy) = fuzzy_score(name) else {
                     continue;
                 };
                 let tier = early_tier.unwrap_or_else(|| tier_of(name));
@@ -417,7 +418,7 @@ impl Index {
         for candidate in named {
             let score = candidate
                 .score
-                .or_else(|| score(candidate.name))
+                .or_else(|| fuzzy_score(candidate.name))
                 .unwrap_or(0);
             let mut defs: Vec<DefId> = self.defs_named(candidate.name).to_vec();
             defs.sort_by_cached_key(|def_id| {
