@@ -318,7 +318,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // Natural language: word pairs as identifiers, and single words that are names.
     let mut compound_list: Vec<(DefId, String)> = Vec::new();
     for candidate in compound_candidates(&analysis.content_words) {
-        let mut defs = input.search.defs_normalized(&candidate).to_vec();
+        let mut defs = input.search.defs_normalized(&candidate);
         if defs.len() > MAX_PER_NAME * 4 {
             continue;
         }
@@ -342,7 +342,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE {
             continue;
         }
-        let mut defs = input.search.defs_normalized(&normalize_name(word)).to_vec();
+        let mut defs = input.search.defs_normalized(&normalize_name(word));
         if defs.is_empty() || defs.len() > MAX_PER_NAME {
             continue;
         }

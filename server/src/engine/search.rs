@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::text::{for_each_word, identifier_terms, normalize_name};
-use crate::base::{FileId, FxHashMap};
+use super::text::{for_each_word, identifier_terms, normalize_name, stem};
+use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, FileData, Index};
 
 const K1: f32 = 1.2;
@@ -114,88 +114,269 @@ impl FileTerms {
     }
 }
 
-/// Term ids shared by successive builds: a build that meets new terms copies the table and
-/// appends them, so an id keeps its meaning along a chain of builds and the id lists of the
-/// files that did not change stay valid. Terms that no file has any more keep their id and
-/// an empty posting list, which scores and counts like an unknown term.
+/// Term ids shared by successive builds. A build that meets new terms appends them, so an
+/// id keeps its meaning along a chain of builds and the id lists of the files that did not
+/// change stay valid. Terms that no file has any more keep their id and an empty posting
+/// list, which scores and counts like an unknown term.
 type TermTable = FxHashMap<Box<str>, u32>;
 
-/// A file's term ids when it did not change since the previous build, else its terms.
-type Analysis = Result<Arc<FileIds>, FileTerms>;
-
-/// [`FileTerms`] as term ids of one [`TermTable`] chain.
-struct FileIds {
+/// What the search tables keep of one file, computed once per file contents and reused by
+/// every later build while the file does not change.
+struct FileAnalysis {
+    /// Term ids and counts per definition (by index in the file) and for the whole file.
     defs: Vec<Vec<(u32, u16)>>,
     file: Vec<(u32, u16)>,
+    /// Each definition's normalized name (`buildtree`).
+    normalized: Vec<Box<str>>,
+    /// The path's words (directories and file stem, split and stemmed).
+    path_words: Arc<[String]>,
+    /// Grouping key of [`find_mirrors`], for files with enough definitions to be a copy.
+    mirror_key: Option<u64>,
 }
 
-impl FileIds {
-    fn of(table: &TermTable, terms: &FileTerms) -> FileIds {
+impl FileAnalysis {
+    fn of(terms: &Terms, file_terms: &FileTerms, data: &FileData) -> FileAnalysis {
         let ids = |counts: &[(Box<str>, u16)]| -> Vec<(u32, u16)> {
-            counts.iter().map(|(term, n)| (table[term], *n)).collect()
+            counts
+                .iter()
+                .filter_map(|(term, n)| Some((terms.id(term)?, *n)))
+                .collect()
         };
-        FileIds {
-            defs: terms.defs.iter().map(|counts| ids(counts)).collect(),
-            file: ids(&terms.file),
+        let stem_path = data
+            .path
+            .rsplit_once('.')
+            .map_or(&*data.path, |(stem, _)| stem);
+        let mut path_words: Vec<String> = Vec::new();
+        for_each_word(stem_path, |_, word| {
+            for part in crate::index::split_identifier(word) {
+                let lower = part.to_lowercase();
+                if lower.len() > 1 {
+                    let stemmed = stem(&lower);
+                    if !path_words.contains(&stemmed) {
+                        path_words.push(stemmed);
+                    }
+                }
+            }
+        });
+        FileAnalysis {
+            defs: file_terms.defs.iter().map(|counts| ids(counts)).collect(),
+            file: ids(&file_terms.file),
+            normalized: data
+                .syntax
+                .defs
+                .iter()
+                .map(|def| normalize_name(&def.name).into_boxed_str())
+                .collect(),
+            path_words: path_words.into(),
+            mirror_key: mirror_key(data),
         }
     }
 }
 
-#[derive(Default)]
+/// The term tables of a chain of builds: `base` is the one the base segment was built with;
+/// `recent` holds the terms met since, numbered after it. Only a merge copies `base`.
+#[derive(Clone, Default)]
+struct Terms {
+    base: Arc<TermTable>,
+    recent: Arc<TermTable>,
+}
+
+impl Terms {
+    fn id(&self, term: &str) -> Option<u32> {
+        self.base
+            .get(term)
+            .or_else(|| self.recent.get(term))
+            .copied()
+    }
+
+    fn len(&self) -> usize {
+        self.base.len() + self.recent.len()
+    }
+
+    fn add(&mut self, term: &str) {
+        if self.id(term).is_none() {
+            let id = self.len() as u32;
+            Arc::make_mut(&mut self.recent).insert(Box::from(term), id);
+        }
+    }
+
+    /// Moves the recent terms into the base table (ids unchanged).
+    fn fold(&mut self) {
+        if self.recent.is_empty() {
+            return;
+        }
+        let base = Arc::make_mut(&mut self.base);
+        for (term, id) in self.recent.iter() {
+            base.insert(term.clone(), *id);
+        }
+        self.recent = Arc::default();
+    }
+}
+
+/// Posting lists of one segment, with document lengths.
 struct Postings {
-    /// Term id -> (document, term frequency).
+    /// Term id (or its local number, see `local`) -> (document, term frequency).
     lists: Vec<Vec<(u32, u16)>>,
+    /// Term id -> index in `lists`, for a small segment; `None` when indexed by term id.
+    local: Option<FxHashMap<u32, u32>>,
     doc_len: Vec<u32>,
-    avg_len: f32,
+    total_len: u64,
 }
 
 impl Postings {
+    /// Lists indexed by term id, for a segment that holds most terms.
+    fn dense(n_terms: usize) -> Postings {
+        Postings {
+            lists: vec![Vec::new(); n_terms],
+            local: None,
+            doc_len: Vec::new(),
+            total_len: 0,
+        }
+    }
+
+    /// Lists for the terms it meets only, for a segment of a few files.
+    fn sparse() -> Postings {
+        Postings {
+            lists: Vec::new(),
+            local: Some(FxHashMap::default()),
+            doc_len: Vec::new(),
+            total_len: 0,
+        }
+    }
+
+    fn list(&self, term: u32) -> &[(u32, u16)] {
+        let slot = match &self.local {
+            None => Some(term as usize),
+            Some(local) => local.get(&term).map(|slot| *slot as usize),
+        };
+        slot.and_then(|slot| self.lists.get(slot))
+            .map_or(&[], Vec::as_slice)
+    }
+
     fn add_doc(&mut self, counts: &[(u32, u16)]) {
         let doc = self.doc_len.len() as u32;
         let mut len = 0u32;
-        for &(term_id, n) in counts {
+        for &(term, n) in counts {
             len += u32::from(n);
-            self.lists[term_id as usize].push((doc, n));
+            let slot = match &mut self.local {
+                None => term as usize,
+                Some(local) => {
+                    let next = self.lists.len() as u32;
+                    let slot = *local.entry(term).or_insert(next);
+                    if slot == next {
+                        self.lists.push(Vec::new());
+                    }
+                    slot as usize
+                }
+            };
+            self.lists[slot].push((doc, n));
         }
         self.doc_len.push(len);
+        self.total_len += u64::from(len);
     }
 
-    fn finish(&mut self) {
-        let total: u64 = self.doc_len.iter().map(|len| u64::from(*len)).sum();
-        self.avg_len = total as f32 / self.doc_len.len().max(1) as f32;
+    fn n_docs(&self) -> u32 {
+        self.doc_len.len() as u32
+    }
+}
+
+/// Documents of the base segment whose file changed or went away since it was built.
+#[derive(Default)]
+struct DeadDocs {
+    /// Bit set over the base segment's documents (empty when none is dead).
+    bits: Vec<u64>,
+    /// Term id -> dead documents containing it.
+    df: FxHashMap<u32, u32>,
+    docs: u32,
+    len: u64,
+}
+
+impl DeadDocs {
+    fn kill(&mut self, postings: &Postings, doc: u32, counts: &[(u32, u16)]) {
+        if self.bits.is_empty() {
+            self.bits = vec![0; (postings.doc_len.len()).div_ceil(64)];
+        }
+        self.bits[doc as usize / 64] |= 1 << (doc % 64);
+        self.docs += 1;
+        self.len += u64::from(postings.doc_len[doc as usize]);
+        for &(term, _) in counts {
+            *self.df.entry(term).or_insert(0) += 1;
+        }
     }
 
-    /// The `limit` best documents for the query terms (best first, ties by document); the
-    /// weights count repeated query terms. Scores accumulate in a dense table (every score is
-    /// positive, so zero marks an untouched document): long tasks touch a large share of the
-    /// documents.
-    fn top(&self, term_ids: &[(u32, f32)], limit: usize) -> Vec<(u32, f32)> {
-        let n_docs = self.doc_len.len();
-        let mut acc = vec![0.0f32; n_docs];
+    fn is_dead(&self, doc: u32) -> bool {
+        !self.bits.is_empty() && self.bits[doc as usize / 64] & (1 << (doc % 64)) != 0
+    }
+}
+
+/// One kind of document (definitions or files) across the base and delta segments. Its
+/// documents are numbered base first, then delta.
+struct Corpus<'a> {
+    base: &'a Postings,
+    dead: &'a DeadDocs,
+    delta: &'a Postings,
+}
+
+impl Corpus<'_> {
+    fn n_docs(&self) -> u32 {
+        self.base.n_docs() - self.dead.docs + self.delta.n_docs()
+    }
+
+    /// Live documents containing `term`.
+    fn df(&self, term: u32) -> u32 {
+        let dead = self.dead.df.get(&term).copied().unwrap_or(0);
+        self.base.list(term).len() as u32 - dead + self.delta.list(term).len() as u32
+    }
+
+    /// The `limit` best documents for the query terms (best first, ties by `key`, which
+    /// orders documents as a fresh build numbers them); the weights count repeated query
+    /// terms. Scores accumulate in a dense table (every score is positive, so zero marks
+    /// an untouched document): long tasks touch a large share of the documents.
+    fn top<K: Ord>(
+        &self,
+        term_ids: &[(u32, f32)],
+        limit: usize,
+        key: impl Fn(u32) -> K,
+    ) -> Vec<(u32, f32)> {
+        let n_docs = self.n_docs();
+        let total_len = self.base.total_len - self.dead.len + self.delta.total_len;
+        let avg_len = (total_len as f32 / n_docs.max(1) as f32).max(1.0);
+        let base_docs = self.base.n_docs();
+        let mut acc = vec![0.0f32; (base_docs + self.delta.n_docs()) as usize];
         let mut touched: Vec<u32> = Vec::new();
-        for &(term_id, query_weight) in term_ids {
-            let list = &self.lists[term_id as usize];
-            if list.is_empty() {
+        for &(term, query_weight) in term_ids {
+            let df = self.df(term);
+            if df == 0 {
                 continue;
             }
-            let df = list.len() as f32;
+            let df = df as f32;
             let idf = (1.0 + (n_docs as f32 - df + 0.5) / (df + 0.5)).ln();
-            for &(doc, tf) in list {
+            let mut add = |doc: u32, tf: u16, len: u32| {
                 let tf = f32::from(tf);
-                let norm = 1.0 - B + B * self.doc_len[doc as usize] as f32 / self.avg_len.max(1.0);
+                let norm = 1.0 - B + B * len as f32 / avg_len;
                 let score = idf * tf * (K1 + 1.0) / (tf + K1 * norm);
                 let slot = &mut acc[doc as usize];
                 if *slot == 0.0 {
                     touched.push(doc);
                 }
                 *slot += query_weight * score;
+            };
+            for &(doc, tf) in self.base.list(term) {
+                if !self.dead.is_dead(doc) {
+                    add(doc, tf, self.base.doc_len[doc as usize]);
+                }
+            }
+            for &(doc, tf) in self.delta.list(term) {
+                add(base_docs + doc, tf, self.delta.doc_len[doc as usize]);
             }
         }
         let mut scored: Vec<(u32, f32)> = touched
             .into_iter()
             .map(|doc| (doc, acc[doc as usize]))
             .collect();
-        let order = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        let order = |a: &(u32, f32), b: &(u32, f32)| {
+            b.1.total_cmp(&a.1).then_with(|| key(a.0).cmp(&key(b.0)))
+        };
         if scored.len() > limit {
             scored.select_nth_unstable_by(limit, order);
             scored.truncate(limit);
@@ -205,52 +386,107 @@ impl Postings {
     }
 }
 
-/// The search tables of one index generation.
-pub struct SearchIndex {
-    pub generation: u64,
-    terms: Arc<TermTable>,
+/// Where a segment holds a file: the analysis it was built from and its documents.
+struct Held {
+    data: Arc<FileData>,
+    analysis: Arc<FileAnalysis>,
+    file_doc: u32,
+    first_def_doc: u32,
+}
+
+/// Search tables over a set of files.
+struct Segment {
     defs: Postings,
     def_ids: Vec<DefId>,
     files: Postings,
     file_ids: Vec<FileId>,
-    /// Normalized name (`buildtree`) -> definitions whose name normalizes to it.
-    normalized: FxHashMap<String, Vec<DefId>>,
-    /// Each file's path words (directories and file stem, split and stemmed).
-    pub path_words: Vec<(FileId, Vec<String>)>,
-    /// Per-file term ids, with the file they were computed from (held, so that pointer
-    /// identity means same contents), reused by the next build for files that did not change.
-    file_terms: FxHashMap<FileId, (Arc<FileData>, Arc<FileIds>)>,
-    /// Mirrored files (the same file name defining the same names in the same order, such as
-    /// a generated `deno/lib/types.ts` beside `src/types.ts`) -> the copy that stands for them.
-    pub mirror_of: FxHashMap<FileId, FileId>,
+    /// Normalized name -> definitions whose name normalizes to it.
+    normalized: FxHashMap<Box<str>, Vec<DefId>>,
+    held: FxHashMap<FileId, Held>,
+}
+
+impl Segment {
+    /// `n_terms`: lists indexed by term id (a segment of most files); `None`: sparse lists.
+    fn build(
+        files: &[(FileId, &Arc<FileData>, &Arc<FileAnalysis>)],
+        n_terms: Option<usize>,
+    ) -> Segment {
+        let postings = || n_terms.map_or_else(Postings::sparse, Postings::dense);
+        let mut segment = Segment {
+            defs: postings(),
+            def_ids: Vec::new(),
+            files: postings(),
+            file_ids: Vec::new(),
+            normalized: FxHashMap::default(),
+            held: FxHashMap::default(),
+        };
+        for (file, data, analysis) in files {
+            segment.held.insert(
+                *file,
+                Held {
+                    data: Arc::clone(data),
+                    analysis: Arc::clone(analysis),
+                    file_doc: segment.files.n_docs(),
+                    first_def_doc: segment.defs.n_docs(),
+                },
+            );
+            segment.files.add_doc(&analysis.file);
+            segment.file_ids.push(*file);
+            for (idx, (counts, normalized)) in
+                analysis.defs.iter().zip(&analysis.normalized).enumerate()
+            {
+                let def = DefId {
+                    file: *file,
+                    idx: idx as u32,
+                };
+                segment.defs.add_doc(counts);
+                segment.def_ids.push(def);
+                segment
+                    .normalized
+                    .entry(normalized.clone())
+                    .or_default()
+                    .push(def);
+            }
+        }
+        segment
+    }
+
+    fn empty() -> Segment {
+        Segment::build(&[], None)
+    }
 }
 
 /// Files with fewer definitions than this are never called mirrors: small files (an
 /// `index.ts` re-exporting two names) look alike without being copies.
 const MIN_MIRROR_DEFS: usize = 4;
 
+/// The key that groups candidate copies: the file name and every definition's name, kind
+/// and parent.
+fn mirror_key(data: &FileData) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let defs = &data.syntax.defs;
+    if defs.len() < MIN_MIRROR_DEFS {
+        return None;
+    }
+    let mut hasher = rustc_hash::FxHasher::default();
+    let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
+    file_name.hash(&mut hasher);
+    for def in defs.iter() {
+        def.name.hash(&mut hasher);
+        def.kind.hash(&mut hasher);
+        def.parent.hash(&mut hasher);
+    }
+    Some(hasher.finish())
+}
+
 /// Groups files that are copies of each other (see [`SearchIndex::mirror_of`]). The copy
 /// that stands for a group is the shallowest path, then the shortest, then the first.
-fn find_mirrors(files: &[(FileId, &Arc<FileData>)]) -> FxHashMap<FileId, FileId> {
-    use std::hash::{Hash, Hasher};
+fn find_mirrors(files: &[(FileId, &Arc<FileData>, Option<u64>)]) -> FxHashMap<FileId, FileId> {
     let mut groups: FxHashMap<u64, Vec<(FileId, &Arc<FileData>)>> = FxHashMap::default();
-    for (file, data) in files {
-        let defs = &data.syntax.defs;
-        if defs.len() < MIN_MIRROR_DEFS {
-            continue;
+    for (file, data, key) in files {
+        if let Some(key) = key {
+            groups.entry(*key).or_default().push((*file, data));
         }
-        let mut hasher = rustc_hash::FxHasher::default();
-        let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
-        file_name.hash(&mut hasher);
-        for def in defs.iter() {
-            def.name.hash(&mut hasher);
-            def.kind.hash(&mut hasher);
-            def.parent.hash(&mut hasher);
-        }
-        groups
-            .entry(hasher.finish())
-            .or_default()
-            .push((*file, data));
     }
     let mut mirror_of = FxHashMap::default();
     for mut group in groups.into_values().filter(|group| group.len() > 1) {
@@ -278,123 +514,167 @@ fn find_mirrors(files: &[(FileId, &Arc<FileData>)]) -> FxHashMap<FileId, FileId>
     mirror_of
 }
 
+/// The search tables of one index generation: a base segment shared along a chain of
+/// builds, minus the documents of files changed since, plus a delta segment holding those
+/// files as they are now. A build rebuilds only the delta, and merges everything into a
+/// new base once the delta holds more than [`max_delta_files`] files.
+pub struct SearchIndex {
+    pub generation: u64,
+    terms: Terms,
+    base: Arc<Segment>,
+    dead_defs: DeadDocs,
+    dead_files: DeadDocs,
+    /// Files of the base segment that changed or went away.
+    dead: FxHashSet<FileId>,
+    delta: Segment,
+    /// Every live file's analysis, with the file it was computed from (held, so that
+    /// pointer identity means same contents).
+    analyses: FxHashMap<FileId, (Arc<FileData>, Arc<FileAnalysis>)>,
+    /// Each file's path words (directories and file stem, split and stemmed).
+    pub path_words: Vec<(FileId, Arc<[String]>)>,
+    /// Mirrored files (the same file name defining the same names in the same order, such as
+    /// a generated `deno/lib/types.ts` beside `src/types.ts`) -> the copy that stands for them.
+    pub mirror_of: FxHashMap<FileId, FileId>,
+}
+
+/// Files the delta segment may hold before a build merges it into a new base: small next
+/// to the base, so that queries stay as fast, and large enough that typing in a few files
+/// never merges.
+fn max_delta_files(n_files: usize) -> usize {
+    16 + n_files / 32
+}
+
+/// Terms met since the last merge that a build may hold before it merges: a long session of
+/// typing in one file keeps adding terms (every prefix of a new name), and each build that
+/// meets a new one copies this table.
+fn max_recent_terms(base_terms: usize) -> usize {
+    4096 + base_terms / 16
+}
+
 impl SearchIndex {
     pub fn build(index: &Index, generation: u64, previous: Option<&SearchIndex>) -> SearchIndex {
         let files: Vec<(FileId, &Arc<FileData>)> = index.files().collect();
-        // Files that did not change keep their term ids; the others are analyzed again.
-        let analyzed: Vec<(FileId, Arc<FileData>, Analysis)> = files
+        // Files that did not change keep their analysis; the others are analyzed again.
+        let analyzed: Vec<Result<Arc<FileAnalysis>, FileTerms>> = files
             .par_iter()
             .map(|(file, data)| {
-                let cached = previous
-                    .and_then(|prev| prev.file_terms.get(file))
+                previous
+                    .and_then(|prev| prev.analyses.get(file))
                     .filter(|(prev_data, _)| Arc::ptr_eq(prev_data, data))
-                    .map(|(_, ids)| Arc::clone(ids));
-                let terms = cached.ok_or_else(|| FileTerms::compute(data));
-                (*file, Arc::clone(data), terms)
+                    .map(|(_, analysis)| Arc::clone(analysis))
+                    .ok_or_else(|| FileTerms::compute(data))
             })
             .collect();
-        // The previous table, extended with the new terms of the files analyzed again (in
+        // The previous tables, extended with the new terms of the files analyzed again (in
         // file order, so a first build numbers terms as it meets them).
-        let mut terms: Arc<TermTable> =
-            previous.map_or_else(Arc::default, |prev| Arc::clone(&prev.terms));
-        for (_, _, analysis) in &analyzed {
+        let mut terms = previous.map_or_else(Terms::default, |prev| prev.terms.clone());
+        for analysis in &analyzed {
             let Err(file_terms) = analysis else { continue };
             for (term, _) in file_terms
                 .file
                 .iter()
                 .chain(file_terms.defs.iter().flatten())
             {
-                if !terms.contains_key(term) {
-                    let table = Arc::make_mut(&mut terms);
-                    let id = table.len() as u32;
-                    table.insert(term.clone(), id);
+                terms.add(term);
+            }
+        }
+        // Files whose base documents are stale: changed or gone.
+        let mut changed: Vec<usize> = Vec::new();
+        let mut dead: FxHashSet<FileId> = FxHashSet::default();
+        let mut removed = 0;
+        if let Some(prev) = previous {
+            for (pos, (file, data)) in files.iter().enumerate() {
+                match prev.base.held.get(file) {
+                    Some(held) if Arc::ptr_eq(&held.data, data) => {}
+                    Some(_) => {
+                        changed.push(pos);
+                        dead.insert(*file);
+                    }
+                    None => changed.push(pos),
+                }
+            }
+            for file in prev.base.held.keys() {
+                if index.file(*file).is_none() {
+                    dead.insert(*file);
+                    removed += 1;
                 }
             }
         }
-        let table: &TermTable = &terms;
-        let file_terms: Vec<(FileId, Arc<FileData>, Arc<FileIds>)> = analyzed
+        let merge = previous.is_none()
+            || changed.len() + removed > max_delta_files(files.len())
+            || terms.recent.len() > max_recent_terms(terms.base.len());
+        if merge {
+            terms.fold();
+        }
+        let analyses: Vec<Arc<FileAnalysis>> = analyzed
             .into_par_iter()
-            .map(|(file, data, analysis)| {
-                let ids =
-                    analysis.unwrap_or_else(|file_terms| Arc::new(FileIds::of(table, &file_terms)));
-                (file, data, ids)
+            .zip(files.par_iter())
+            .map(|(analysis, (_, data))| {
+                analysis.unwrap_or_else(|file_terms| {
+                    Arc::new(FileAnalysis::of(&terms, &file_terms, data))
+                })
             })
             .collect();
-        let mut defs = Postings {
-            lists: vec![Vec::new(); terms.len()],
-            ..Postings::default()
-        };
-        let mut file_postings = Postings {
-            lists: vec![Vec::new(); terms.len()],
-            ..Postings::default()
-        };
-        let mut def_ids = Vec::new();
-        let mut file_ids = Vec::new();
-        for (file, _, ids) in &file_terms {
-            file_postings.add_doc(&ids.file);
-            file_ids.push(*file);
-            for (idx, counts) in ids.defs.iter().enumerate() {
-                defs.add_doc(counts);
-                def_ids.push(DefId {
-                    file: *file,
-                    idx: idx as u32,
-                });
-            }
-        }
-        defs.finish();
-        file_postings.finish();
-        let mut normalized: FxHashMap<String, Vec<DefId>> = FxHashMap::default();
-        for (file, data) in &files {
-            for (idx, def) in data.syntax.defs.iter().enumerate() {
-                normalized
-                    .entry(normalize_name(&def.name))
-                    .or_default()
-                    .push(DefId {
-                        file: *file,
-                        idx: idx as u32,
-                    });
-            }
-        }
-        let path_words = files
+        let with_analysis: Vec<(FileId, &Arc<FileData>, &Arc<FileAnalysis>)> = files
             .iter()
-            .map(|(file, data)| {
-                let stem_path = data
-                    .path
-                    .rsplit_once('.')
-                    .map_or(&*data.path, |(stem, _)| stem);
-                let mut words = Vec::new();
-                for_each_word(stem_path, |_, word| {
-                    for part in crate::index::split_identifier(word) {
-                        let lower = part.to_lowercase();
-                        if lower.len() > 1 && !words.contains(&super::text::stem(&lower)) {
-                            words.push(super::text::stem(&lower));
-                        }
+            .zip(&analyses)
+            .map(|((file, data), analysis)| (*file, *data, analysis))
+            .collect();
+        let (base, delta, dead_defs, dead_files, dead) = match previous {
+            Some(prev) if !merge => {
+                let base = Arc::clone(&prev.base);
+                let delta_files: Vec<_> = changed.iter().map(|pos| with_analysis[*pos]).collect();
+                let delta = Segment::build(&delta_files, None);
+                let mut dead_defs = DeadDocs::default();
+                let mut dead_files = DeadDocs::default();
+                let mut dead_sorted: Vec<FileId> = dead.iter().copied().collect();
+                dead_sorted.sort_unstable();
+                for file in &dead_sorted {
+                    let held = &base.held[file];
+                    dead_files.kill(&base.files, held.file_doc, &held.analysis.file);
+                    for (offset, counts) in held.analysis.defs.iter().enumerate() {
+                        let doc = held.first_def_doc + offset as u32;
+                        dead_defs.kill(&base.defs, doc, counts);
                     }
-                });
-                (*file, words)
-            })
+                }
+                (base, delta, dead_defs, dead_files, dead)
+            }
+            _ => (
+                Arc::new(Segment::build(&with_analysis, Some(terms.len()))),
+                Segment::empty(),
+                DeadDocs::default(),
+                DeadDocs::default(),
+                FxHashSet::default(),
+            ),
+        };
+        let mirror_keys: Vec<(FileId, &Arc<FileData>, Option<u64>)> = with_analysis
+            .iter()
+            .map(|(file, data, analysis)| (*file, *data, analysis.mirror_key))
             .collect();
         SearchIndex {
-            mirror_of: find_mirrors(&files),
-            path_words,
             generation,
-            terms,
-            defs,
-            def_ids,
-            files: file_postings,
-            file_ids,
-            normalized,
-            file_terms: file_terms
-                .into_iter()
-                .map(|(file, data, terms)| (file, (data, terms)))
+            mirror_of: find_mirrors(&mirror_keys),
+            path_words: with_analysis
+                .iter()
+                .map(|(file, _, analysis)| (*file, Arc::clone(&analysis.path_words)))
                 .collect(),
+            analyses: with_analysis
+                .iter()
+                .map(|(file, data, analysis)| (*file, (Arc::clone(data), Arc::clone(analysis))))
+                .collect(),
+            terms,
+            base,
+            dead_defs,
+            dead_files,
+            dead,
+            delta,
         }
     }
 
     fn term_ids(&self, query_terms: &[String]) -> Vec<(u32, f32)> {
         let mut counts: Vec<(u32, f32)> = Vec::new();
         for term in query_terms {
-            let Some(&id) = self.terms.get(term.as_str()) else {
+            let Some(id) = self.terms.id(term) else {
                 continue;
             };
             match counts.iter_mut().find(|(known, _)| *known == id) {
@@ -405,35 +685,78 @@ impl SearchIndex {
         counts
     }
 
+    fn def_corpus(&self) -> Corpus<'_> {
+        Corpus {
+            base: &self.base.defs,
+            dead: &self.dead_defs,
+            delta: &self.delta.defs,
+        }
+    }
+
+    fn file_corpus(&self) -> Corpus<'_> {
+        Corpus {
+            base: &self.base.files,
+            dead: &self.dead_files,
+            delta: &self.delta.files,
+        }
+    }
+
+    fn def_of(&self, doc: u32) -> DefId {
+        let base_docs = self.base.defs.n_docs();
+        if doc < base_docs {
+            self.base.def_ids[doc as usize]
+        } else {
+            self.delta.def_ids[(doc - base_docs) as usize]
+        }
+    }
+
+    fn file_of(&self, doc: u32) -> FileId {
+        let base_docs = self.base.files.n_docs();
+        if doc < base_docs {
+            self.base.file_ids[doc as usize]
+        } else {
+            self.delta.file_ids[(doc - base_docs) as usize]
+        }
+    }
+
     /// Definitions ranked by BM25 (best first, at most `limit`).
     pub fn search_defs(&self, query_terms: &[String], limit: usize) -> Vec<(DefId, f32)> {
-        self.defs
-            .top(&self.term_ids(query_terms), limit)
+        self.def_corpus()
+            .top(&self.term_ids(query_terms), limit, |doc| self.def_of(doc))
             .into_iter()
-            .map(|(doc, score)| (self.def_ids[doc as usize], score))
+            .map(|(doc, score)| (self.def_of(doc), score))
             .collect()
     }
 
     /// Files ranked by BM25 (best first, at most `limit`).
     pub fn search_files(&self, query_terms: &[String], limit: usize) -> Vec<(FileId, f32)> {
-        self.files
-            .top(&self.term_ids(query_terms), limit)
+        self.file_corpus()
+            .top(&self.term_ids(query_terms), limit, |doc| self.file_of(doc))
             .into_iter()
-            .map(|(doc, score)| (self.file_ids[doc as usize], score))
+            .map(|(doc, score)| (self.file_of(doc), score))
             .collect()
     }
 
     /// The share of files that contain `term` (0 when unknown).
     pub fn file_frequency(&self, term: &str) -> f32 {
-        let Some(&id) = self.terms.get(term) else {
+        let Some(id) = self.terms.id(term) else {
             return 0.0;
         };
-        self.files.lists[id as usize].len() as f32 / self.files.doc_len.len().max(1) as f32
+        let files = self.file_corpus();
+        files.df(id) as f32 / files.n_docs().max(1) as f32
     }
 
-    /// Definitions whose normalized name equals `normalized`.
-    pub fn defs_normalized(&self, normalized: &str) -> &[DefId] {
-        self.normalized.get(normalized).map_or(&[], Vec::as_slice)
+    /// Definitions whose normalized name equals `normalized`, in id order.
+    pub fn defs_normalized(&self, normalized: &str) -> Vec<DefId> {
+        let mut defs: Vec<DefId> = Vec::new();
+        if let Some(base) = self.base.normalized.get(normalized) {
+            defs.extend(base.iter().filter(|def| !self.dead.contains(&def.file)));
+        }
+        if let Some(delta) = self.delta.normalized.get(normalized) {
+            defs.extend(delta);
+            defs.sort_unstable();
+        }
+        defs
     }
 }
 
@@ -441,8 +764,58 @@ impl SearchIndex {
 mod tests {
     use super::*;
 
+    /// Checks that `chain` (built from earlier builds) answers exactly like a fresh build.
+    fn assert_answers_like_a_fresh_build(index: &Index, chain: &SearchIndex, step: &str) {
+        let fresh = SearchIndex::build(index, chain.generation, None);
+        for query in [
+            "charge payment",
+            "refund",
+            "gateway capture",
+            "order total cart",
+            "invoice",
+            "module helper",
+        ] {
+            let terms: Vec<String> = query.split(' ').map(str::to_owned).collect();
+            assert_eq!(
+                chain.search_defs(&terms, 10),
+                fresh.search_defs(&terms, 10),
+                "{step}: defs for {query}"
+            );
+            assert_eq!(
+                chain.search_files(&terms, 10),
+                fresh.search_files(&terms, 10),
+                "{step}: files for {query}"
+            );
+        }
+        for term in [
+            "gateway", "refund", "payment", "invoice", "helper", "unknown",
+        ] {
+            assert_eq!(
+                chain.file_frequency(term),
+                fresh.file_frequency(term),
+                "{step}: frequency of {term}"
+            );
+        }
+        for name in [
+            "charge",
+            "placeorder",
+            "refundorcharge",
+            "invoice",
+            "helper",
+        ] {
+            assert_eq!(
+                chain.defs_normalized(name),
+                fresh.defs_normalized(name),
+                "{step}: defs named {name}"
+            );
+        }
+        assert_eq!(chain.path_words, fresh.path_words, "{step}: path words");
+        assert_eq!(chain.mirror_of, fresh.mirror_of, "{step}: mirrors");
+    }
+
     #[test]
     fn a_build_from_the_previous_one_answers_like_a_fresh_build() {
+        use crate::languages::Language::Python;
         let (mut index, _) = crate::index::tests::index_fixture(
             r#"
 //- /shop/orders.py
@@ -458,42 +831,53 @@ class Cart:
         return sum(item.price for item in self.items)
 "#,
         );
-        let first = SearchIndex::build(&index, 1, None);
+        let mut chain = SearchIndex::build(&index, index.generation(), None);
+        let mut step = |index: &Index, what: &str| {
+            chain = SearchIndex::build(index, index.generation(), Some(&chain));
+            assert_answers_like_a_fresh_build(index, &chain, what);
+            (chain.delta.held.len(), chain.dead.len())
+        };
         // An edit that drops terms (`gateway`, `capture`) and brings new ones (`refund`).
         index.set_file(
             0,
             "shop/payments.py",
-            crate::languages::Language::Python,
+            Python,
             "def charge(payment, amount):\n    return refund_or_charge(payment, amount)\n".into(),
         );
-        let next = SearchIndex::build(&index, 2, Some(&first));
-        let fresh = SearchIndex::build(&index, 2, None);
-        for query in [
-            "charge payment",
-            "refund",
-            "gateway capture",
-            "order total cart",
-        ] {
-            let terms: Vec<String> = query.split(' ').map(str::to_owned).collect();
-            assert_eq!(
-                next.search_defs(&terms, 10),
-                fresh.search_defs(&terms, 10),
-                "{query}"
-            );
-            assert_eq!(
-                next.search_files(&terms, 10),
-                fresh.search_files(&terms, 10),
-                "{query}"
-            );
+        assert_eq!(step(&index, "edit"), (1, 1));
+        // The same file again: the delta holds its latest contents only.
+        index.set_file(
+            0,
+            "shop/payments.py",
+            Python,
+            "def charge(payment, amount):\n    return invoice(payment)\n\ndef invoice(p):\n    return p\n".into(),
+        );
+        assert_eq!(step(&index, "second edit"), (1, 1));
+        index.set_file(
+            0,
+            "shop/invoice.py",
+            Python,
+            "class Invoice:\n    pass\n".into(),
+        );
+        assert_eq!(step(&index, "new file"), (2, 1));
+        assert!(index.remove_file(0, "shop/cart.py"));
+        assert_eq!(step(&index, "removed file"), (2, 2));
+        assert!(index.remove_file(0, "shop/invoice.py"));
+        assert_eq!(step(&index, "new file removed"), (1, 2));
+        // More files than a delta holds: merged into a new base.
+        for n in 0..=max_delta_files(3) {
+            let text = format!("def helper_{n}(payment):\n    return charge(payment, {n})\n");
+            index.set_file(0, &format!("shop/module_{n}.py"), Python, text.into());
         }
-        for term in ["gateway", "refund", "payment", "unknown"] {
-            assert_eq!(
-                next.file_frequency(term),
-                fresh.file_frequency(term),
-                "{term}"
-            );
-        }
-        assert_eq!(next.file_frequency("gateway"), 0.0);
+        assert_eq!(step(&index, "merged"), (0, 0));
+        index.set_file(
+            0,
+            "shop/orders.py",
+            Python,
+            "def place_order():\n    pass\n".into(),
+        );
+        assert_eq!(step(&index, "edit after a merge"), (1, 1));
+        assert_eq!(chain.file_frequency("gateway"), 0.0);
     }
 
     #[test]
