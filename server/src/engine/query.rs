@@ -76,7 +76,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     }
     res.scope_words = scope_words(query);
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
-    for raw in query.split(|ch: char| ch.is_whitespace() || "`,;\"'()[]{}<>!?".contains(ch)) {
+    for (raw, sentence_start) in tokens(query) {
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
         if token.is_empty() || token.len() > 200 {
             continue;
@@ -101,10 +101,12 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         if qualified || (is_identifier_like(token) && looks_like_code(token)) {
             add_mention(&mut res, token, true);
         } else if is_identifier_like(token)
+            && !sentence_start
             && token.chars().next().is_some_and(char::is_uppercase)
             && token.len() > 2
         {
-            // A capitalized word may be a type name (`Session`) or just the first word.
+            // A capitalized word inside a sentence may be a type name (`Session`); the
+            // first word of a sentence (`Add`, `Set`, `This`) is capitalized for grammar.
             add_mention(&mut res, token, false);
         }
     }
@@ -119,6 +121,29 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             res.content_words.push(stem(&lower));
         }
     });
+    res
+}
+
+/// The query's tokens (split at whitespace and at punctuation that never belongs to an
+/// identifier, path or qualified name), each with whether it begins a sentence: the first
+/// of a line (after a list marker), or after a token that ends one (`.`, `!`, `?`, `:`).
+fn tokens(query: &str) -> Vec<(&str, bool)> {
+    let mut res = Vec::new();
+    for line in query.lines() {
+        let mut sentence_start = true;
+        for raw in line.split(|ch: char| ch.is_whitespace() || "`,;\"'()[]{}<>!?".contains(ch)) {
+            if raw.is_empty() {
+                continue;
+            }
+            let is_marker = raw.chars().all(|ch| "-*+•>#".contains(ch))
+                || (raw.ends_with('.') && raw[..raw.len() - 1].bytes().all(|b| b.is_ascii_digit()));
+            if is_marker && sentence_start {
+                continue;
+            }
+            res.push((raw, sentence_start));
+            sentence_start = raw.ends_with(['.', ':']);
+        }
+    }
     res
 }
 
@@ -225,6 +250,27 @@ mod tests {
         assert_eq!(analysis.paths, ["shop/db.py"]);
         assert!(analysis.content_words.contains(&"crash".to_owned()));
         assert!(!analysis.content_words.contains(&"the".to_owned()));
+    }
+
+    #[test]
+    fn the_first_word_of_a_sentence_is_not_a_type_name() {
+        let analysis = analyze(
+            "Set inst.shape in zod mini. Correct the Session type\n- Add Parser support\nThis fixes `Add`",
+        );
+        let mentions: Vec<(&str, bool)> = analysis
+            .mentions
+            .iter()
+            .map(|m| (m.text.as_str(), m.certain))
+            .collect();
+        assert_eq!(
+            mentions,
+            [
+                ("Add", true),
+                ("inst.shape", true),
+                ("Session", false),
+                ("Parser", false)
+            ]
+        );
     }
 
     #[test]
