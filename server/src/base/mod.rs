@@ -69,9 +69,57 @@ pub fn is_test_path(path: &str) -> bool {
         || file_name.contains(".spec.")
 }
 
+/// Directories whose code supports a project without being it: examples, benchmarks,
+/// demos, documentation and vendored third-party code.
+const AUXILIARY_DIRS: &[&str] = &[
+    "example",
+    "examples",
+    "_examples",
+    "sample",
+    "samples",
+    "demo",
+    "demos",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "docs",
+    "vendor",
+    "third_party",
+];
+
+/// Whether a path (relative, `/`-separated) lies in an [`AUXILIARY_DIRS`] directory.
+pub fn is_auxiliary_path(path: &str) -> bool {
+    path.split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| AUXILIARY_DIRS.contains(&dir))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auxiliary_paths_are_examples_benchmarks_docs_and_vendored_code() {
+        for path in [
+            "examples/auth/app.js",
+            "src/benchmarks/discriminatedUnion.ts",
+            "packages/bench/index.ts",
+            "docs/conf.py",
+            "vendor/github.com/x/y.go",
+        ] {
+            assert!(is_auxiliary_path(path), "{path}");
+        }
+        for path in [
+            "doc/man_docs.go",
+            "src/example.rs",
+            "lib/bench.js",
+            "benches",
+        ] {
+            assert!(!is_auxiliary_path(path), "{path}");
+        }
+    }
 
     #[test]
     fn test_paths_follow_language_conventions() {

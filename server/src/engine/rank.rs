@@ -27,6 +27,19 @@ const W_BM25_DEF: f32 = 1.5;
 const W_BM25_FILE: f32 = 2.0;
 const W_PATH_WORDS: f32 = 1.5;
 const TEST_PENALTY: f32 = 0.35;
+/// Examples, benchmarks, docs and vendored code (see `is_auxiliary_path`) rank below the
+/// project's own code unless the task names them.
+const AUXILIARY_PENALTY: f32 = 0.5;
+/// Query words that ask for auxiliary code.
+const AUXILIARY_WORDS: &[&str] = &[
+    "example",
+    "sample",
+    "demo",
+    "bench",
+    "benchmark",
+    "doc",
+    "vendor",
+];
 const NEIGHBOUR_BOOST: f32 = 1.15;
 /// A mirrored copy of a file (see `SearchIndex::mirror_of`) ranks well below the copy that
 /// stands for it: the two would match equally, and the second adds nothing.
@@ -362,20 +375,32 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     fusion.add_list(W_BM25_DEF, &bm25_list, false);
     let wants_tests = input.intent == IntentKind::TestWriting;
     let is_test_file = |file: FileId| index.file(file).is_some_and(|data| data.is_test);
-    // Test files rank below the code they test unless the task is about tests.
+    let wants_auxiliary = analysis
+        .content_words
+        .iter()
+        .any(|word| AUXILIARY_WORDS.contains(&word.as_str()));
+    let is_auxiliary = |file: FileId| {
+        !wants_auxiliary
+            && index
+                .file(file)
+                .is_some_and(|data| crate::base::is_auxiliary_path(&data.path))
+    };
+    // Test files rank below the code they test unless the task is about tests, and
+    // auxiliary code below the project's own.
     let mut bm25_files = input.search.search_files(&analysis.terms, 60);
-    if !wants_tests {
-        bm25_files.sort_by(|a, b| {
-            let score = |(file, score): &(FileId, f32)| {
-                if is_test_file(*file) {
-                    score * TEST_PENALTY
-                } else {
-                    *score
-                }
-            };
-            score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
-        });
-    }
+    bm25_files.sort_by(|a, b| {
+        let score = |(file, score): &(FileId, f32)| {
+            let mut score = *score;
+            if !wants_tests && is_test_file(*file) {
+                score *= TEST_PENALTY;
+            }
+            if is_auxiliary(*file) {
+                score *= AUXILIARY_PENALTY;
+            }
+            score
+        };
+        score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
+    });
     bm25_files.truncate(40);
     let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
     for (rank, (file, _)) in bm25_files.iter().enumerate() {
@@ -432,6 +457,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if score > 0.0 {
             // The file name counts more than the directories above it.
             let score = score + if stem_matched { 1.0 } else { 0.0 } - 0.05 * words.len() as f32;
+            let score = if is_auxiliary(*file) {
+                score * AUXILIARY_PENALTY
+            } else {
+                score
+            };
             path_scores.push((*file, score, matched.join("+")));
         }
     }
@@ -482,6 +512,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
             }
+            if is_auxiliary(def.file) {
+                score *= AUXILIARY_PENALTY;
+                reasons.push("auxiliary-code".to_owned());
+            }
             if let Some(canonical) = input.search.mirror_of.get(&def.file) {
                 score *= MIRROR_PENALTY;
                 let path = index.file(*canonical).map(|data| data.path.to_string());
@@ -527,11 +561,17 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // BM25 and path-word ranks. A mirror's definitions are already scored down; its BM25 and
     // path-word ranks are scored down the same way here.
     let mirror_factor = |file: &FileId| {
-        if input.search.mirror_of.contains_key(file) {
+        let mirror = if input.search.mirror_of.contains_key(file) {
             MIRROR_PENALTY
         } else {
             1.0
-        }
+        };
+        mirror
+            * if is_auxiliary(*file) {
+                AUXILIARY_PENALTY
+            } else {
+                1.0
+            }
     };
     // Per file: score, reasons, matching definitions.
     let mut files: FxHashMap<FileId, (f32, Vec<String>, usize)> = FxHashMap::default();
