@@ -26,6 +26,7 @@ mod transport;
 
 pub mod bench;
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
@@ -41,7 +42,36 @@ pub struct Backend {
     shared: Arc<Shared>,
 }
 
+/// How long the workspace must stay unchanged before the background refresh runs.
+const REFRESH_DELAY: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl Backend {
+    /// Once changes stop for [`REFRESH_DELAY`], brings the index (pending buffer edits, its
+    /// lazy tables) and the context engine's search tables up to date in the background, so
+    /// that the next
+    /// `codectx.context` (an agent edits, then asks) does not pay for the refresh.
+    fn schedule_refresh(&self) {
+        let shared = Arc::clone(&self.shared);
+        let ticket = shared.changes.fetch_add(1, Ordering::SeqCst) + 1;
+        tokio::spawn(async move {
+            tokio::time::sleep(REFRESH_DELAY).await;
+            if shared.changes.load(Ordering::SeqCst) != ticket
+                || shared.shutting_down.load(Ordering::SeqCst)
+                || !shared.is_ready()
+            {
+                return;
+            }
+            let _ = tokio::task::spawn_blocking(move || {
+                state::guarded("background refresh", || {
+                    let world = shared.read_current();
+                    world.index.warm_up();
+                    world.engine.search_index(&world.index);
+                });
+            })
+            .await;
+        });
+    }
+
     pub fn new(client: Client) -> Backend {
         Backend {
             shared: Arc::new(Shared::new(client)),
@@ -91,31 +121,38 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        handlers::did_change::handle(&self.shared, params)
+        handlers::did_change::handle(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        handlers::did_save::handle(&self.shared, params)
+        handlers::did_save::handle(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        handlers::did_close::handle(&self.shared, params)
+        handlers::did_close::handle(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        handlers::did_change_watched_files::handle(&self.shared, params)
+        handlers::did_change_watched_files::handle(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_rename_files(&self, params: RenameFilesParams) {
-        handlers::file_operations::did_rename(&self.shared, params)
+        handlers::file_operations::did_rename(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_delete_files(&self, params: DeleteFilesParams) {
-        handlers::file_operations::did_delete(&self.shared, params)
+        handlers::file_operations::did_delete(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_create_files(&self, params: CreateFilesParams) {
-        handlers::file_operations::did_create(&self.shared, params)
+        handlers::file_operations::did_create(&self.shared, params);
+        self.schedule_refresh();
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {

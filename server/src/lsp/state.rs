@@ -84,6 +84,8 @@ pub struct Shared {
     /// Some open document was edited and not yet re-indexed. Set under the world's write
     /// lock; cleared, with the re-indexing, under the write lock too.
     pub dirty: AtomicBool,
+    /// Bumped by every notification that changes the workspace (see `schedule_refresh`).
+    pub changes: AtomicU64,
 }
 
 impl Shared {
@@ -97,6 +99,7 @@ impl Shared {
             n_jobs: AtomicUsize::new(0),
             shutting_down: AtomicBool::new(false),
             dirty: AtomicBool::new(false),
+            changes: AtomicU64::new(0),
         }
     }
 
