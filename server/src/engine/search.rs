@@ -25,16 +25,57 @@ struct FileTerms {
     file: Vec<(Box<str>, u16)>,
 }
 
-fn counts_to_vec(counts: FxHashMap<&str, u16>) -> Vec<(Box<str>, u16)> {
-    let mut res: Vec<(Box<str>, u16)> = counts
-        .into_iter()
-        .map(|(term, n)| (Box::from(term), n))
-        .collect();
-    res.sort_unstable();
-    res
+/// The distinct terms of one file, numbered as met, with the terms of each distinct word
+/// remembered: a word repeats (`self`, `return`, a local name) far more often than it is new.
+#[derive(Default)]
+struct LocalTerms<'a> {
+    ids: FxHashMap<String, u32>,
+    terms: Vec<String>,
+    /// Word -> its terms' range in `word_terms`.
+    words: FxHashMap<&'a str, (u32, u32)>,
+    word_terms: Vec<u32>,
 }
 
-fn bump<'a>(counts: &mut FxHashMap<&'a str, u16>, term: &'a str, by: u16) {
+impl<'a> LocalTerms<'a> {
+    fn intern(&mut self, term: &str) -> u32 {
+        if let Some(id) = self.ids.get(term) {
+            return *id;
+        }
+        let id = self.terms.len() as u32;
+        self.terms.push(term.to_owned());
+        self.ids.insert(term.to_owned(), id);
+        id
+    }
+
+    /// The terms of `word` (see [`identifier_terms`]), as local ids.
+    fn word(&mut self, word: &'a str) -> &[u32] {
+        let (start, end) = match self.words.get(word) {
+            Some(range) => *range,
+            None => {
+                let start = self.word_terms.len() as u32;
+                let mut found: Vec<u32> = Vec::new();
+                identifier_terms(word, |term| found.push(self.intern(term)));
+                self.word_terms.extend(found);
+                let range = (start, self.word_terms.len() as u32);
+                self.words.insert(word, range);
+                range
+            }
+        };
+        &self.word_terms[start as usize..end as usize]
+    }
+
+    /// Counts by local id -> `(term, count)` sorted by term.
+    fn to_vec(&self, counts: &FxHashMap<u32, u16>) -> Vec<(Box<str>, u16)> {
+        let mut res: Vec<(Box<str>, u16)> = counts
+            .iter()
+            .map(|(id, n)| (Box::from(self.terms[*id as usize].as_str()), *n))
+            .collect();
+        res.sort_unstable();
+        res
+    }
+}
+
+fn bump(counts: &mut FxHashMap<u32, u16>, term: u32, by: u16) {
     let slot = counts.entry(term).or_insert(0);
     *slot = slot.saturating_add(by);
 }
@@ -43,16 +84,15 @@ impl FileTerms {
     fn compute(data: &FileData) -> FileTerms {
         let defs = &data.syntax.defs;
         let text = &*data.text;
-        // Each word goes to the innermost definition containing it.
-        let mut words: Vec<(usize, String)> = Vec::new();
-        for_each_word(text, |offset, word| {
-            identifier_terms(word, |term| words.push((offset, term.to_owned())));
-        });
-        let mut owner: Vec<Option<usize>> = Vec::with_capacity(words.len());
+        let mut local = LocalTerms::default();
+        let mut def_counts: Vec<FxHashMap<u32, u16>> = vec![FxHashMap::default(); defs.len()];
+        let mut file_counts: FxHashMap<u32, u16> = FxHashMap::default();
+        // Each word goes to the innermost definition containing it (definitions are sorted by
+        // start; a stack holds the ones open at the current word).
         let mut stack: Vec<usize> = Vec::new();
         let mut next_def = 0;
-        for (offset, _) in &words {
-            let offset = *offset as u32;
+        for_each_word(text, |offset, word| {
+            let offset = offset as u32;
             while let Some(&top) = stack.last() {
                 if defs[top].range.end > offset {
                     break;
@@ -65,51 +105,41 @@ impl FileTerms {
                 }
                 next_def += 1;
             }
-            owner.push(stack.last().copied());
-        }
-        let mut def_counts: Vec<FxHashMap<&str, u16>> = vec![FxHashMap::default(); defs.len()];
-        let mut file_counts: FxHashMap<&str, u16> = FxHashMap::default();
-        for ((_, term), owner) in words.iter().zip(&owner) {
-            bump(&mut file_counts, term, 1);
-            if let Some(def_idx) = owner {
-                bump(&mut def_counts[*def_idx], term, 1);
+            let owner = stack.last().copied();
+            for &term in local.word(word) {
+                bump(&mut file_counts, term, 1);
+                if let Some(def_idx) = owner {
+                    bump(&mut def_counts[def_idx], term, 1);
+                }
             }
-        }
-        let mut name_terms: Vec<Vec<String>> = Vec::with_capacity(defs.len());
-        for def in defs {
-            let mut terms = Vec::new();
-            identifier_terms(&def.name, |term| terms.push(term.to_owned()));
+        });
+        for (def_idx, def) in defs.iter().enumerate() {
+            let mut name_terms = Vec::new();
+            identifier_terms(&def.name, |term| name_terms.push(local.intern(term)));
+            for term in name_terms {
+                bump(&mut def_counts[def_idx], term, NAME_WEIGHT);
+            }
             let mut signature_terms = Vec::new();
             for_each_word(&def.signature, |_, word| {
-                identifier_terms(word, |term| signature_terms.push(term.to_owned()))
+                identifier_terms(word, |term| signature_terms.push(local.intern(term)))
             });
-            terms.extend(
-                signature_terms
-                    .into_iter()
-                    .map(|term| format!("\u{1}{term}")),
-            );
-            name_terms.push(terms);
-        }
-        for (def_idx, terms) in name_terms.iter().enumerate() {
-            for term in terms {
-                match term.strip_prefix('\u{1}') {
-                    Some(signature_term) => {
-                        bump(&mut def_counts[def_idx], signature_term, SIGNATURE_WEIGHT)
-                    }
-                    None => bump(&mut def_counts[def_idx], term, NAME_WEIGHT),
-                }
+            for term in signature_terms {
+                bump(&mut def_counts[def_idx], term, SIGNATURE_WEIGHT);
             }
         }
         let mut path_terms = Vec::new();
         for_each_word(&data.path, |_, word| {
-            identifier_terms(word, |term| path_terms.push(term.to_owned()))
+            identifier_terms(word, |term| path_terms.push(local.intern(term)))
         });
-        for term in &path_terms {
+        for term in path_terms {
             bump(&mut file_counts, term, PATH_WEIGHT);
         }
         FileTerms {
-            defs: def_counts.into_iter().map(counts_to_vec).collect(),
-            file: counts_to_vec(file_counts),
+            defs: def_counts
+                .iter()
+                .map(|counts| local.to_vec(counts))
+                .collect(),
+            file: local.to_vec(&file_counts),
         }
     }
 }

@@ -224,7 +224,7 @@ pub fn stem(word: &str) -> String {
 }
 
 /// Calls `acc` with every identifier-like word of `text` and its byte offset.
-pub fn for_each_word(text: &str, mut acc: impl FnMut(usize, &str)) {
+pub fn for_each_word<'t>(text: &'t str, mut acc: impl FnMut(usize, &'t str)) {
     let mut start: Option<usize> = None;
     for (idx, ch) in text.char_indices() {
         let is_word = ch.is_alphanumeric() || ch == '_';
