@@ -362,3 +362,68 @@ fn stdio_flag_starts_the_server_too() {
     assert_eq!(server.wait_ready()["state"], "ready");
     assert!(server.shutdown().success());
 }
+
+/// The definitions the context for `query` shows.
+fn context_symbols(server: &mut Server, query: &str) -> Vec<String> {
+    let context = server
+        .execute("codectx.context", json!([{"query": query, "budget": 2000}]))
+        .unwrap();
+    context["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|item| item["symbol"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn context_follows_edits_whether_asked_at_once_or_after_the_background_refresh() {
+    let (mut server, root) = start();
+    let uri = file_uri(&root.join("shop/db.py"));
+    let text = read(&root, "shop/db.py");
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}),
+    );
+    let with = |name: &str| {
+        format!("{text}\n\ndef {name}(ledger):\n    return ledger.entries_for_the_quarter()\n")
+    };
+    let change = |server: &mut Server, version: u32, text: String| {
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    };
+    // Asked at once: the request itself brings the index and the search tables up to date.
+    change(&mut server, 2, with("audit_quarterly_ledger"));
+    let symbols = context_symbols(&mut server, "why does audit_quarterly_ledger fail");
+    assert!(
+        symbols.iter().any(|s| s == "audit_quarterly_ledger"),
+        "{symbols:?}"
+    );
+    // Asked after a pause: the server refreshed in the background first, and answers alike.
+    change(&mut server, 3, with("reconcile_monthly_ledger"));
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let symbols = context_symbols(&mut server, "why does reconcile_monthly_ledger fail");
+    assert!(
+        symbols.iter().any(|s| s == "reconcile_monthly_ledger"),
+        "{symbols:?}"
+    );
+    let symbols = context_symbols(&mut server, "why does audit_quarterly_ledger fail");
+    assert!(
+        !symbols.iter().any(|s| s == "audit_quarterly_ledger"),
+        "{symbols:?}"
+    );
+    // Closing the buffer brings back the file on disk, with neither function.
+    server.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let symbols = context_symbols(&mut server, "why does reconcile_monthly_ledger fail");
+    assert!(
+        !symbols.iter().any(|s| s == "reconcile_monthly_ledger"),
+        "{symbols:?}"
+    );
+    assert!(server.shutdown().success());
+}
