@@ -25,6 +25,9 @@ const W_COMPOUND: f32 = 2.0;
 const W_WORD_NAME: f32 = 1.2;
 const W_BM25_DEF: f32 = 1.5;
 const W_BM25_FILE: f32 = 2.0;
+/// The share of a file's BM25 contribution to its definitions that follows the file's score
+/// relative to the best file's (the rest follows its rank).
+const FILE_SCORE_SHARE: f32 = 0.5;
 const W_PATH_WORDS: f32 = 1.5;
 const TEST_PENALTY: f32 = 0.35;
 /// Examples, benchmarks, docs and vendored code (see `is_auxiliary_path`) rank below the
@@ -387,24 +390,32 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     };
     // Test files rank below the code they test unless the task is about tests, and
     // auxiliary code below the project's own.
+    let adjusted = |(file, score): &(FileId, f32)| {
+        let mut score = *score;
+        if !wants_tests && is_test_file(*file) {
+            score *= TEST_PENALTY;
+        }
+        if is_auxiliary(*file) {
+            score *= AUXILIARY_PENALTY;
+        }
+        score
+    };
     let mut bm25_files = input.search.search_files(&analysis.terms, 60);
-    bm25_files.sort_by(|a, b| {
-        let score = |(file, score): &(FileId, f32)| {
-            let mut score = *score;
-            if !wants_tests && is_test_file(*file) {
-                score *= TEST_PENALTY;
-            }
-            if is_auxiliary(*file) {
-                score *= AUXILIARY_PENALTY;
-            }
-            score
-        };
-        score(b).total_cmp(&score(a)).then(a.0.cmp(&b.0))
-    });
+    bm25_files.sort_by(|a, b| adjusted(b).total_cmp(&adjusted(a)).then(a.0.cmp(&b.0)));
     bm25_files.truncate(40);
-    let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
-    for (rank, (file, _)) in bm25_files.iter().enumerate() {
-        file_rank.insert(*file, rank);
+    // A definition's share of its file's BM25: half by the file's rank, half by its score
+    // against the best file's, so that a file far behind the first counts for less than one
+    // just behind it.
+    let top_file_score = bm25_files
+        .first()
+        .map_or(1.0, |file| adjusted(file).max(1e-6));
+    let mut file_rank: FxHashMap<FileId, (usize, f32)> = FxHashMap::default();
+    for (rank, file) in bm25_files.iter().enumerate() {
+        let by_rank = 1.0 / (RRF_K + rank as f32 + 1.0);
+        let by_score = adjusted(file) / top_file_score / (RRF_K + 1.0);
+        let weight = W_BM25_FILE * (1.0 - FILE_SCORE_SHARE) * by_rank
+            + W_BM25_FILE * FILE_SCORE_SHARE * by_score;
+        file_rank.insert(file.0, (rank, weight));
     }
     // Path words the query names: `zsh completion` -> `zsh_completions.go`, a commit scope
     // `walk:` -> `src/walk.rs`; a query word that a path word begins counts half
@@ -500,8 +511,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .scores
         .into_iter()
         .map(|(def, (mut score, mut reasons, direct))| {
-            if let Some(rank) = file_rank.get(&def.file) {
-                score += W_BM25_FILE / (RRF_K + *rank as f32 + 1.0);
+            if let Some((rank, weight)) = file_rank.get(&def.file) {
+                score += weight;
                 reasons.push(format!("file-bm25-rank:{}", rank + 1));
             }
             if let Some((rank, matched)) = path_rank.get(&def.file) {
