@@ -258,7 +258,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     for mention in &analysis.mentions {
         let last = mention.segments.last().expect("mentions have segments");
         let mut exact: Vec<DefId> = index.defs_named(last).to_vec();
-        if exact.is_empty() {
+        // A word that only may be a name (`OLD`, `Session` in prose) names it as written.
+        if exact.is_empty() && mention.certain {
             exact = index.defs_named_ignore_case(last);
         }
         if mention.segments.len() > 1 {
@@ -640,6 +641,45 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
 mod tests {
     use super::*;
     use crate::engine::query::analyze;
+
+    #[test]
+    fn a_word_that_only_may_be_a_name_names_it_as_written() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/store.rs
+pub struct Session {}
+impl Session {
+    pub fn new() -> Session { Session {} }
+}
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let reasons_of = |query: &str, name: &str| -> Vec<String> {
+            let analysis = analyze(query);
+            let ranking = rank(&RankInput {
+                index: &index,
+                search: &search,
+                analysis: &analysis,
+                intent: IntentKind::Implementation,
+                active_file: None,
+                active_offset: None,
+                pinned: &[],
+            });
+            ranking
+                .defs
+                .iter()
+                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
+                .map(|ranked| ranked.reasons.clone())
+                .unwrap_or_default()
+        };
+        let exact = |reasons: Vec<String>| reasons.iter().any(|r| r.starts_with("exact-name"));
+        // Capitalized prose (`OLD NEW`) is not the method `new`; `Session` is the type.
+        let query = "add a rename command taking OLD NEW for the Session type";
+        assert!(exact(reasons_of(query, "Session")));
+        assert!(!exact(reasons_of(query, "new")));
+        // Written as code, the name matches whatever its case.
+        assert!(exact(reasons_of("call `NEW` on it", "new")));
+    }
 
     #[test]
     fn identifiers_defined_nowhere_point_at_the_code_that_uses_them() {
