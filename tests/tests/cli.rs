@@ -287,3 +287,35 @@ fn context_output_into_a_closed_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn bench_lsp_drives_the_server_through_edits_and_context_requests() {
+    let out = run(&[
+        "bench",
+        "lsp",
+        "--root",
+        &py_shop(),
+        "--edits",
+        "5",
+        "--burst",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    assert!(report["files"].as_u64().unwrap() > 10, "{report:#}");
+    assert_eq!(report["n_edits"], 5, "{report:#}");
+    assert_eq!(report["n_context_after_edit"], 20, "{report:#}");
+    for field in [
+        "edit_to_visible_p50_ms",
+        "workspace_symbol_p95_ms",
+        "definition_p95_ms",
+        "context_at_once_p50_ms",
+        "context_at_once_p95_ms",
+        "context_after_pause_p50_ms",
+        "context_after_pause_p95_ms",
+        "burst_absorb_ms",
+    ] {
+        assert!(report[field].as_f64().unwrap() > 0.0, "{field}: {report:#}");
+    }
+}

@@ -427,6 +427,14 @@ fn bench_lsp(root: &RootArgs, n_edits: usize, burst: usize, json: bool) -> Resul
         "definition ({} requests): p50 {:.2} ms, p95 {:.2} ms",
         report.n_definitions, report.definition_p50_ms, report.definition_p95_ms
     );
+    println!(
+        "codectx.context after an edit ({} each): at once p50 {:.2} ms, p95 {:.2} ms; after a 200 ms pause p50 {:.2} ms, p95 {:.2} ms",
+        report.n_context_after_edit,
+        report.context_at_once_p50_ms,
+        report.context_at_once_p95_ms,
+        report.context_after_pause_p50_ms,
+        report.context_after_pause_p95_ms
+    );
     let mb = |bytes: Option<u64>| {
         bytes.map_or("unknown".to_owned(), |b| {
             format!("{:.1} MB", b as f64 / 1e6)

@@ -30,11 +30,29 @@ pub struct LspBench {
     pub n_definitions: usize,
     pub definition_p50_ms: f64,
     pub definition_p95_ms: f64,
+    /// `codectx.context` right after a `didChange`, and after a pause of [`PAUSE_MS`].
+    pub n_context_after_edit: usize,
+    pub context_at_once_p50_ms: f64,
+    pub context_at_once_p95_ms: f64,
+    pub context_after_pause_p50_ms: f64,
+    pub context_after_pause_p95_ms: f64,
     pub burst_changes: usize,
     pub burst_absorb_ms: f64,
     pub rss_before_burst_bytes: Option<u64>,
     pub rss_after_burst_bytes: Option<u64>,
 }
+
+/// Rounds of `codectx.context` after an edit (each asks once at once, once after a pause).
+const CONTEXT_ROUNDS: usize = 20;
+/// The pause before the second ask of a round: longer than the server's refresh delay.
+const PAUSE_MS: u64 = 200;
+/// Tasks that name no identifier of any repository.
+const CONTEXT_TASKS: &[&str] = &[
+    "fix the crash when the value is empty",
+    "write tests for the parser",
+    "where is the cache invalidated",
+    "rename the helper that builds the query",
+];
 
 struct Client {
     writer: DuplexStream,
@@ -313,6 +331,42 @@ async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<
         definition_samples.push(sent.elapsed());
     }
 
+    // codectx.context after an edit (a blank line at the top of the file): asked at once, the
+    // request re-indexes the edit and refreshes the search tables itself; asked after a
+    // pause, as an agent that edits and then thinks would, the background refresh did it.
+    let mut context_at_once = Vec::new();
+    let mut context_after_pause = Vec::new();
+    for round in 0..CONTEXT_ROUNDS {
+        for pause in [false, true] {
+            version += 1;
+            client
+                .notify(
+                    "textDocument/didChange",
+                    json!({"textDocument": {"uri": uri, "version": version},
+                           "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "\n"}]}),
+                )
+                .await;
+            if pause {
+                tokio::time::sleep(Duration::from_millis(PAUSE_MS)).await;
+            }
+            let task = CONTEXT_TASKS[round % CONTEXT_TASKS.len()];
+            let sent = Instant::now();
+            let res = client
+                .request(
+                    "workspace/executeCommand",
+                    json!({"command": "codectx.context", "arguments": [{"query": task}]}),
+                )
+                .await;
+            let elapsed = sent.elapsed();
+            anyhow::ensure!(res["budget"].is_object(), "codectx.context failed: {res}");
+            if pause {
+                context_after_pause.push(elapsed);
+            } else {
+                context_at_once.push(elapsed);
+            }
+        }
+    }
+
     // A burst of changes: typing and deleting a character at the top of the file.
     let rss_before_burst_bytes = rss_bytes();
     let burst_started = Instant::now();
@@ -365,6 +419,11 @@ async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<
         n_definitions: definition_samples.len(),
         definition_p50_ms: percentile(&mut definition_samples, 0.5),
         definition_p95_ms: percentile(&mut definition_samples, 0.95),
+        n_context_after_edit: context_at_once.len(),
+        context_at_once_p50_ms: percentile(&mut context_at_once, 0.5),
+        context_at_once_p95_ms: percentile(&mut context_at_once, 0.95),
+        context_after_pause_p50_ms: percentile(&mut context_after_pause, 0.5),
+        context_after_pause_p95_ms: percentile(&mut context_after_pause, 0.95),
         burst_changes: burst,
         burst_absorb_ms,
         rss_before_burst_bytes,
