@@ -85,15 +85,21 @@ const AUXILIARY_DIRS: &[&str] = &[
     "benchmarks",
     "docs",
     "vendor",
+    "_vendor",
+    "vendored",
     "third_party",
+    "third-party",
 ];
 
-/// Whether a path (relative, `/`-separated) lies in an [`AUXILIARY_DIRS`] directory.
+/// Whether a path (relative, `/`-separated) lies in an [`AUXILIARY_DIRS`] directory, or in
+/// a `packages` directory below the top level (`requests/packages/urllib3`: third-party code
+/// copied into a package; a top-level `packages/` holds a monorepo's own packages).
 pub fn is_auxiliary_path(path: &str) -> bool {
-    path.split('/')
-        .rev()
-        .skip(1)
-        .any(|dir| AUXILIARY_DIRS.contains(&dir))
+    let mut dirs: Vec<&str> = path.split('/').collect();
+    dirs.pop();
+    dirs.iter()
+        .enumerate()
+        .any(|(depth, dir)| AUXILIARY_DIRS.contains(dir) || (depth > 0 && *dir == "packages"))
 }
 
 #[cfg(test)]
@@ -108,6 +114,8 @@ mod tests {
             "packages/bench/index.ts",
             "docs/conf.py",
             "vendor/github.com/x/y.go",
+            "requests/packages/urllib3/response.py",
+            "src/pip/_vendor/rich/text.py",
         ] {
             assert!(is_auxiliary_path(path), "{path}");
         }
@@ -116,6 +124,8 @@ mod tests {
             "src/example.rs",
             "lib/bench.js",
             "benches",
+            "packages/zod/src/types.ts",
+            "src/requests/packages.py",
         ] {
             assert!(!is_auxiliary_path(path), "{path}");
         }
