@@ -178,7 +178,16 @@ impl FileAnalysis {
             .map_or(&*data.path, |(stem, _)| stem);
         let mut path_words: Vec<String> = Vec::new();
         for_each_word(stem_path, |_, word| {
-            for part in crate::index::split_identifier(word) {
+            let parts = crate::index::split_identifier(word);
+            // A word with digits (`v4`, `http2`, `base64`) names something whole: its
+            // parts (`v`, `4`) would not.
+            if parts.len() > 1 && word.bytes().any(|byte| byte.is_ascii_digit()) {
+                let whole = word.to_lowercase();
+                if !path_words.contains(&whole) {
+                    path_words.push(whole);
+                }
+            }
+            for part in parts {
                 let lower = part.to_lowercase();
                 if lower.len() > 1 {
                     let stemmed = stem(&lower);
@@ -908,6 +917,22 @@ class Cart:
         );
         assert_eq!(step(&index, "edit after a merge"), (1, 1));
         assert_eq!(chain.file_frequency("gateway"), 0.0);
+    }
+
+    #[test]
+    fn path_words_keep_words_with_digits_whole() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /packages/zod/src/v4/core/jsonSchemas.ts
+export function toJSONSchema() {}
+"#,
+        );
+        let search = SearchIndex::build(&index, 0, None);
+        let words: Vec<&str> = search.path_words[0].1.iter().map(String::as_str).collect();
+        assert_eq!(
+            words,
+            ["package", "zod", "src", "v4", "core", "json", "schema"]
+        );
     }
 
     #[test]
