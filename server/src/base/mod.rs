@@ -95,11 +95,12 @@ const AUXILIARY_DIRS: &[&str] = &[
 /// a `packages` directory below the top level (`requests/packages/urllib3`: third-party code
 /// copied into a package; a top-level `packages/` holds a monorepo's own packages).
 pub fn is_auxiliary_path(path: &str) -> bool {
-    let mut dirs: Vec<&str> = path.split('/').collect();
-    dirs.pop();
-    dirs.iter()
+    let Some((dirs, _file_name)) = path.rsplit_once('/') else {
+        return false;
+    };
+    dirs.split('/')
         .enumerate()
-        .any(|(depth, dir)| AUXILIARY_DIRS.contains(dir) || (depth > 0 && *dir == "packages"))
+        .any(|(depth, dir)| AUXILIARY_DIRS.contains(&dir) || (depth > 0 && dir == "packages"))
 }
 
 #[cfg(test)]
