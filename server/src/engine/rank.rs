@@ -390,33 +390,35 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .is_some_and(|data| crate::base::is_auxiliary_path(&data.path))
     };
     // Test files rank below the code they test unless the task is about tests, and
-    // auxiliary code below the project's own.
-    let adjusted = |(file, score): &(FileId, f32)| {
-        let mut score = *score;
-        if !wants_tests && is_test_file(*file) {
-            score *= TEST_PENALTY;
-        }
-        if is_auxiliary(*file) {
-            score *= AUXILIARY_PENALTY;
-        }
-        score
-    };
-    let mut bm25_files = input.search.search_files(&analysis.terms, 60);
-    bm25_files.sort_by(|a, b| adjusted(b).total_cmp(&adjusted(a)).then(a.0.cmp(&b.0)));
+    // auxiliary code below the project's own: (file, BM25 score, adjusted score).
+    let mut bm25_files: Vec<(FileId, f32, f32)> = input
+        .search
+        .search_files(&analysis.terms, 60)
+        .into_iter()
+        .map(|(file, score)| {
+            let mut adjusted = score;
+            if !wants_tests && is_test_file(file) {
+                adjusted *= TEST_PENALTY;
+            }
+            if is_auxiliary(file) {
+                adjusted *= AUXILIARY_PENALTY;
+            }
+            (file, score, adjusted)
+        })
+        .collect();
+    bm25_files.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
     bm25_files.truncate(40);
     // A definition's share of its file's BM25: half by the file's rank, half by its score
     // against the best file's, so that a file far behind the first counts for less than one
     // just behind it.
-    let top_file_score = bm25_files
-        .first()
-        .map_or(1.0, |file| adjusted(file).max(1e-6));
+    let top_file_score = bm25_files.first().map_or(1.0, |file| file.2.max(1e-6));
     let mut file_rank: FxHashMap<FileId, (usize, f32)> = FxHashMap::default();
-    for (rank, file) in bm25_files.iter().enumerate() {
+    for (rank, (file, _, adjusted)) in bm25_files.iter().enumerate() {
         let by_rank = 1.0 / (RRF_K + rank as f32 + 1.0);
-        let by_score = adjusted(file) / top_file_score / (RRF_K + 1.0);
+        let by_score = adjusted / top_file_score / (RRF_K + 1.0);
         let weight = W_BM25_FILE * (1.0 - FILE_SCORE_SHARE) * by_rank
             + W_BM25_FILE * FILE_SCORE_SHARE * by_score;
-        file_rank.insert(file.0, (rank, weight));
+        file_rank.insert(*file, (rank, weight));
     }
     // Path words the query names: `zsh completion` -> `zsh_completions.go`, a commit scope
     // `walk:` -> `src/walk.rs`; a query word that a path word begins counts half
@@ -570,20 +572,17 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.def.cmp(&b.def)));
 
     // Files: their best definition scores (see FILE_EVIDENCE_WEIGHTS), plus the file's own
-    // BM25 and path-word ranks. A mirror's definitions are already scored down; its BM25 and
-    // path-word ranks are scored down the same way here.
-    let mirror_factor = |file: &FileId| {
-        let mirror = if input.search.mirror_of.contains_key(file) {
-            MIRROR_PENALTY
-        } else {
-            1.0
-        };
-        mirror
-            * if is_auxiliary(*file) {
-                AUXILIARY_PENALTY
-            } else {
-                1.0
-            }
+    // BM25 and path-word ranks. A mirror's or auxiliary file's definitions are already scored
+    // down; its BM25 and path-word ranks are scored down the same way here.
+    let file_factor = |file: &FileId| {
+        let mut factor = 1.0;
+        if input.search.mirror_of.contains_key(file) {
+            factor *= MIRROR_PENALTY;
+        }
+        if is_auxiliary(*file) {
+            factor *= AUXILIARY_PENALTY;
+        }
+        factor
     };
     // Per file: score, reasons, matching definitions.
     let mut files: FxHashMap<FileId, (f32, Vec<String>, usize)> = FxHashMap::default();
@@ -599,14 +598,14 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
         entry.2 += 1;
     }
-    for (rank, (file, score)) in bm25_files.iter().enumerate() {
+    for (rank, (file, score, _)) in bm25_files.iter().enumerate() {
         let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
-        entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * mirror_factor(file);
+        entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
         entry.1.push(format!("file-bm25:{score:.2}"));
     }
     for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
         let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
-        entry.0 += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5 * mirror_factor(file);
+        entry.0 += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
         entry.1.push(format!("path-words:{matched}"));
     }
     let mut files: Vec<RankedFile> = files

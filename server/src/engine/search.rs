@@ -1,9 +1,10 @@
 //! BM25 over definitions (name, signature, doc and body terms, identifier parts) and over
 //! files (path terms weighted up), plus a table of normalized symbol names.
 //!
-//! Invariant: built from an index snapshot and tagged with its generation; per-file term
-//! counts are cached by file contents so a rebuild after an edit re-tokenizes only changed
-//! files. Scores come with their explanation (`bm25:<score>`).
+//! Invariant: built from an index snapshot and tagged with its generation; per-file analyses
+//! are cached by file contents, and a rebuild after an edit re-indexes only the changed files
+//! (a delta segment beside a shared base, see [`SearchIndex`]) yet answers exactly like a
+//! fresh build. Scores come with their explanation (`bm25:<score>`).
 
 use std::sync::Arc;
 
@@ -53,9 +54,10 @@ impl<'a> LocalTerms<'a> {
             Some(range) => *range,
             None => {
                 let start = self.word_terms.len() as u32;
-                let mut found: Vec<u32> = Vec::new();
-                identifier_terms(word, |term| found.push(self.intern(term)));
-                self.word_terms.extend(found);
+                identifier_terms(word, |term| {
+                    let id = self.intern(term);
+                    self.word_terms.push(id);
+                });
                 let range = (start, self.word_terms.len() as u32);
                 self.words.insert(word, range);
                 range
@@ -348,15 +350,26 @@ impl DeadDocs {
     }
 }
 
-/// One kind of document (definitions or files) across the base and delta segments. Its
-/// documents are numbered base first, then delta.
-struct Corpus<'a> {
+/// One kind of document (definitions or files, identified by `Id`) across the base and
+/// delta segments. Its documents are numbered base first, then delta.
+struct Corpus<'a, Id> {
     base: &'a Postings,
+    base_ids: &'a [Id],
     dead: &'a DeadDocs,
     delta: &'a Postings,
+    delta_ids: &'a [Id],
 }
 
-impl Corpus<'_> {
+impl<Id: Copy + Ord> Corpus<'_, Id> {
+    fn id(&self, doc: u32) -> Id {
+        let base_docs = self.base.n_docs();
+        if doc < base_docs {
+            self.base_ids[doc as usize]
+        } else {
+            self.delta_ids[(doc - base_docs) as usize]
+        }
+    }
+
     fn n_docs(&self) -> u32 {
         self.base.n_docs() - self.dead.docs + self.delta.n_docs()
     }
@@ -367,16 +380,11 @@ impl Corpus<'_> {
         self.base.list(term).len() as u32 - dead + self.delta.list(term).len() as u32
     }
 
-    /// The `limit` best documents for the query terms (best first, ties by `key`, which
-    /// orders documents as a fresh build numbers them); the weights count repeated query
-    /// terms. Scores accumulate in a dense table (every score is positive, so zero marks
-    /// an untouched document): long tasks touch a large share of the documents.
-    fn top<K: Ord>(
-        &self,
-        term_ids: &[(u32, f32)],
-        limit: usize,
-        key: impl Fn(u32) -> K,
-    ) -> Vec<(u32, f32)> {
+    /// The `limit` best documents for the query terms (best first, ties by id, which orders
+    /// documents as a fresh build numbers them); the weights count repeated query terms.
+    /// Scores accumulate in a dense table (every score is positive, so zero marks an
+    /// untouched document): long tasks touch a large share of the documents.
+    fn top(&self, term_ids: &[(u32, f32)], limit: usize) -> Vec<(Id, f32)> {
         let n_docs = self.n_docs();
         let total_len = self.base.total_len - self.dead.len + self.delta.total_len;
         let avg_len = (total_len as f32 / n_docs.max(1) as f32).max(1.0);
@@ -409,13 +417,11 @@ impl Corpus<'_> {
                 add(base_docs + doc, tf, self.delta.doc_len[doc as usize]);
             }
         }
-        let mut scored: Vec<(u32, f32)> = touched
+        let mut scored: Vec<(Id, f32)> = touched
             .into_iter()
-            .map(|doc| (doc, acc[doc as usize]))
+            .map(|doc| (self.id(doc), acc[doc as usize]))
             .collect();
-        let order = |a: &(u32, f32), b: &(u32, f32)| {
-            b.1.total_cmp(&a.1).then_with(|| key(a.0).cmp(&key(b.0)))
-        };
+        let order = |a: &(Id, f32), b: &(Id, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         if scored.len() > limit {
             scored.select_nth_unstable_by(limit, order);
             scored.truncate(limit);
@@ -666,9 +672,8 @@ impl SearchIndex {
                 let delta = Segment::build(&delta_files, None);
                 let mut dead_defs = DeadDocs::default();
                 let mut dead_files = DeadDocs::default();
-                let mut dead_sorted: Vec<FileId> = dead.iter().copied().collect();
-                dead_sorted.sort_unstable();
-                for file in &dead_sorted {
+                // Order does not matter: bits and counts add up the same.
+                for file in &dead {
                     let held = &base.held[file];
                     dead_files.kill(&base.files, held.file_doc, &held.analysis.file);
                     for (offset, counts) in held.analysis.defs.iter().enumerate() {
@@ -724,56 +729,34 @@ impl SearchIndex {
         counts
     }
 
-    fn def_corpus(&self) -> Corpus<'_> {
+    fn def_corpus(&self) -> Corpus<'_, DefId> {
         Corpus {
             base: &self.base.defs,
+            base_ids: &self.base.def_ids,
             dead: &self.dead_defs,
             delta: &self.delta.defs,
+            delta_ids: &self.delta.def_ids,
         }
     }
 
-    fn file_corpus(&self) -> Corpus<'_> {
+    fn file_corpus(&self) -> Corpus<'_, FileId> {
         Corpus {
             base: &self.base.files,
+            base_ids: &self.base.file_ids,
             dead: &self.dead_files,
             delta: &self.delta.files,
-        }
-    }
-
-    fn def_of(&self, doc: u32) -> DefId {
-        let base_docs = self.base.defs.n_docs();
-        if doc < base_docs {
-            self.base.def_ids[doc as usize]
-        } else {
-            self.delta.def_ids[(doc - base_docs) as usize]
-        }
-    }
-
-    fn file_of(&self, doc: u32) -> FileId {
-        let base_docs = self.base.files.n_docs();
-        if doc < base_docs {
-            self.base.file_ids[doc as usize]
-        } else {
-            self.delta.file_ids[(doc - base_docs) as usize]
+            delta_ids: &self.delta.file_ids,
         }
     }
 
     /// Definitions ranked by BM25 (best first, at most `limit`).
     pub fn search_defs(&self, query_terms: &[String], limit: usize) -> Vec<(DefId, f32)> {
-        self.def_corpus()
-            .top(&self.term_ids(query_terms), limit, |doc| self.def_of(doc))
-            .into_iter()
-            .map(|(doc, score)| (self.def_of(doc), score))
-            .collect()
+        self.def_corpus().top(&self.term_ids(query_terms), limit)
     }
 
     /// Files ranked by BM25 (best first, at most `limit`).
     pub fn search_files(&self, query_terms: &[String], limit: usize) -> Vec<(FileId, f32)> {
-        self.file_corpus()
-            .top(&self.term_ids(query_terms), limit, |doc| self.file_of(doc))
-            .into_iter()
-            .map(|(doc, score)| (self.file_of(doc), score))
-            .collect()
+        self.file_corpus().top(&self.term_ids(query_terms), limit)
     }
 
     /// The share of files that contain `term` (0 when unknown).
