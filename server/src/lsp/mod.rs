@@ -48,17 +48,26 @@ const REFRESH_DELAY: std::time::Duration = std::time::Duration::from_millis(50);
 impl Backend {
     /// Once changes stop for [`REFRESH_DELAY`], brings the index (pending buffer edits, its
     /// lazy tables) and the context engine's search tables up to date in the background, so
-    /// that the next
-    /// `codectx.context` (an agent edits, then asks) does not pay for the refresh.
+    /// that the next `codectx.context` (an agent edits, then asks) does not pay for the
+    /// refresh. One waiting task serves a whole burst of changes.
     fn schedule_refresh(&self) {
+        self.shared.changes.fetch_add(1, Ordering::SeqCst);
+        if self.shared.refresh_pending.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let shared = Arc::clone(&self.shared);
-        let ticket = shared.changes.fetch_add(1, Ordering::SeqCst) + 1;
         tokio::spawn(async move {
-            tokio::time::sleep(REFRESH_DELAY).await;
-            if shared.changes.load(Ordering::SeqCst) != ticket
-                || shared.shutting_down.load(Ordering::SeqCst)
-                || !shared.is_ready()
-            {
+            loop {
+                let seen = shared.changes.load(Ordering::SeqCst);
+                tokio::time::sleep(REFRESH_DELAY).await;
+                if shared.changes.load(Ordering::SeqCst) == seen {
+                    break;
+                }
+            }
+            // A change from now on schedules a refresh of its own; the ones before it are
+            // flushed by this one.
+            shared.refresh_pending.store(false, Ordering::SeqCst);
+            if shared.shutting_down.load(Ordering::SeqCst) || !shared.is_ready() {
                 return;
             }
             let _ = tokio::task::spawn_blocking(move || {

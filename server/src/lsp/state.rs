@@ -86,6 +86,8 @@ pub struct Shared {
     pub dirty: AtomicBool,
     /// Bumped by every notification that changes the workspace (see `schedule_refresh`).
     pub changes: AtomicU64,
+    /// A background refresh is waiting for the changes to stop.
+    pub refresh_pending: AtomicBool,
 }
 
 impl Shared {
@@ -100,6 +102,7 @@ impl Shared {
             shutting_down: AtomicBool::new(false),
             dirty: AtomicBool::new(false),
             changes: AtomicU64::new(0),
+            refresh_pending: AtomicBool::new(false),
         }
     }
 
