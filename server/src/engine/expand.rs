@@ -32,8 +32,8 @@ const MAX_CALLER_FILES_SCANNED: usize = 40;
 const FOCUS_RATIO: f32 = 0.5;
 const MAX_FOCUS_FILES: usize = 3;
 /// Candidates from outside the focus files keep this share of their score, unless the
-/// intent asks for exactly that kind of candidate (callers when exploring usages, tests
-/// when writing tests).
+/// task asks for exactly that kind of candidate (callers when exploring usages or changing an
+/// interface, tests when writing tests).
 const OFF_FOCUS: f32 = 0.25;
 
 pub struct Expansion {
@@ -111,6 +111,7 @@ pub fn expand(
     index: &Index,
     ranking: &Ranking,
     intent: IntentKind,
+    wants_callers: bool,
     pinned: &[FileId],
 ) -> Expansion {
     let mut candidates = Vec::new();
@@ -282,9 +283,7 @@ pub fn expand(
             continue;
         }
         let wanted = match candidate.section {
-            Section::Callers => {
-                matches!(intent, IntentKind::UsageExploration | IntentKind::Refactor)
-            }
+            Section::Callers => wants_callers,
             Section::Tests => intent == IntentKind::TestWriting,
             _ => false,
         };

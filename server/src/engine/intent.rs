@@ -185,12 +185,10 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Implementation, "extend", 2.0),
     (IntentKind::Implementation, "update", 1.0),
     (IntentKind::Implementation, "improve", 1.0),
-    (IntentKind::UsageExploration, "used", 2.5),
     (IntentKind::UsageExploration, "uses of", 4.0),
     (IntentKind::UsageExploration, "who calls", 5.0),
     (IntentKind::UsageExploration, "what calls", 5.0),
     (IntentKind::UsageExploration, "callers", 5.0),
-    (IntentKind::UsageExploration, "called", 2.5),
     (IntentKind::UsageExploration, "call sites", 5.0),
     (IntentKind::UsageExploration, "references", 3.0),
     (IntentKind::UsageExploration, "how does", 2.0),
@@ -229,6 +227,9 @@ const OPENERS: &[(IntentKind, &str, f32)] = &[
 /// Words that ask about usages, but only in a question: as a task (`use X instead of Y`,
 /// `call close() on exit`) they say nothing about usages.
 const QUESTION_USAGE_CUES: &[&str] = &["call", "calls", "use", "uses", "using", "usage", "usages"];
+/// Passive forms that ask about usages after a question word (`where is X called`).
+const PASSIVE_USAGE_CUES: &[&str] = &["called", "used"];
+const USAGE_QUESTION_WORDS: &[&str] = &["where", "how", "who", "which", "what"];
 const QUESTION_WORDS: &[&str] = &[
     "where", "which", "who", "what", "how", "does", "do", "is", "are",
 ];
@@ -274,6 +275,45 @@ const TEST_WORDS: &[&str] = &[
     "spec",
     "specs",
 ];
+
+/// Words that say a change reaches past a definition's body (its name, signature or place),
+/// so its callers have to change with it.
+const INTERFACE_WORDS: &[&str] = &[
+    "rename",
+    "renamed",
+    "renames",
+    "renaming",
+    "signature",
+    "argument",
+    "arguments",
+    "parameter",
+    "parameters",
+    "param",
+    "params",
+    "takes",
+    "return",
+    "returns",
+    "caller",
+    "callers",
+    "everywhere",
+    "move",
+    "moves",
+    "moved",
+    "extract",
+    "extracts",
+    "inline",
+    "delete",
+    "deletes",
+    "deprecate",
+];
+
+/// Whether the task changes an interface (renames, signatures, moves), so that the callers
+/// of what it changes are part of the change. `words` are the query's lower-cased words.
+pub fn changes_interface(words: &[String]) -> bool {
+    words
+        .iter()
+        .any(|word| INTERFACE_WORDS.contains(&word.as_str()))
+}
 
 /// Detects the intent of `query`. `words` are its lower-cased words in order.
 pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
@@ -333,6 +373,20 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             if first == opener {
                 scores[*kind as usize] += weight;
                 signals[*kind as usize].push(format!("question:{opener}"));
+            }
+        }
+        // `where is X called`, `how is Y used`: a usage question; `fails when X is called`
+        // describes when something happens.
+        for cue in PASSIVE_USAGE_CUES {
+            let asked = words.iter().position(|word| word == cue).is_some_and(|at| {
+                words[..at]
+                    .iter()
+                    .any(|word| USAGE_QUESTION_WORDS.contains(&word.as_str()))
+            });
+            if asked {
+                let slot = IntentKind::UsageExploration as usize;
+                scores[slot] += 2.5;
+                signals[slot].push(format!("question-word:{cue}"));
             }
         }
         let is_question =
@@ -413,6 +467,41 @@ mod tests {
             IntentKind::DefinitionLookup
         );
         assert_eq!(kind_of("the cart"), IntentKind::Implementation);
+        assert_eq!(
+            kind_of("where is MemStore::new called"),
+            IntentKind::UsageExploration
+        );
+        assert_eq!(
+            kind_of("which modules is the retry policy used in"),
+            IntentKind::UsageExploration
+        );
+        // A passive that says when something happens is not a usage question.
+        assert_ne!(
+            kind_of("Restore the original app when out is called"),
+            IntentKind::UsageExploration
+        );
+    }
+
+    #[test]
+    fn interface_changes_are_told_from_local_ones() {
+        let words = |query: &str| -> Vec<String> {
+            query
+                .split_whitespace()
+                .map(|word| {
+                    word.trim_matches(|ch: char| !ch.is_alphanumeric())
+                        .to_lowercase()
+                })
+                .collect()
+        };
+        assert!(changes_interface(&words(
+            "rename formatPrice to formatAmount everywhere"
+        )));
+        assert!(changes_interface(&words(
+            "change Store::get to return Result instead of an Option"
+        )));
+        assert!(!changes_interface(&words(
+            "Remove the trailing white space in the short option"
+        )));
     }
 
     #[test]

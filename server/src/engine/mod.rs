@@ -229,7 +229,17 @@ impl Engine {
             pinned: &request.pinned,
         });
         lap("rank", &mut timings);
-        let expansion = expand::expand(index, &ranking, intent.kind, &request.pinned);
+        // Callers from outside the answer's focus files are worth their tokens when the task
+        // is about usages, or changes an interface their code has to follow.
+        let wants_callers = match intent.kind {
+            IntentKind::UsageExploration => true,
+            IntentKind::Refactor => {
+                request.intent.is_some() || intent::changes_interface(&analysis.words)
+            }
+            _ => false,
+        };
+        let expansion =
+            expand::expand(index, &ranking, intent.kind, wants_callers, &request.pinned);
         lap("expand", &mut timings);
         let assembly = assemble::assemble(&assemble::AssembleInput {
             index,
