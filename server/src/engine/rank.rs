@@ -49,8 +49,8 @@ const NEIGHBOUR_BOOST: f32 = 1.15;
 const MIRROR_PENALTY: f32 = 0.3;
 const ACTIVE_FILE_BOOST: f32 = 1.3;
 const MAX_PER_NAME: usize = 8;
-/// A file's score adds up its best candidates with these weights: a file where several
-/// definitions match the task is a likelier target than one with a single match.
+/// A file's score adds up its best candidates' own evidence with these weights: a file where
+/// several definitions match the task is a likelier target than one with a single match.
 const FILE_EVIDENCE_WEIGHTS: [f32; 3] = [1.0, 0.7, 0.4];
 /// Words found in more than this share of files are too common to name a target.
 const COMMON_WORD_FILE_SHARE: f32 = 0.25;
@@ -62,6 +62,8 @@ pub struct Ranked {
     pub reasons: Vec<String>,
     /// Named by the query, a trace frame or a path: certainly relevant.
     pub direct: bool,
+    /// The part of `score` that comes from the definition's file (its BM25 and path words).
+    pub from_file: f32,
 }
 
 #[derive(Clone, Debug)]
@@ -514,6 +516,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .scores
         .into_iter()
         .map(|(def, (mut score, mut reasons, direct))| {
+            let own = score;
             if let Some((rank, weight)) = file_rank.get(&def.file) {
                 score += weight;
                 reasons.push(format!("file-bm25-rank:{}", rank + 1));
@@ -522,6 +525,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0);
                 reasons.push(format!("path-words:{matched}"));
             }
+            let file_share = if score > 0.0 {
+                (score - own) / score
+            } else {
+                0.0
+            };
             if !wants_tests && is_test_def(index, def) {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
@@ -566,6 +574,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score,
                 reasons,
                 direct,
+                from_file: score * file_share,
             }
         })
         .collect();
@@ -586,6 +595,12 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     };
     // Per file: score, reasons, matching definitions.
     let mut files: FxHashMap<FileId, (f32, Vec<String>, usize)> = FxHashMap::default();
+    // The file's own evidence (its BM25 and path words, which every definition of it
+    // carries) counts once, as much as three definitions would carry it: a file with one
+    // large definition (a table of file types) is not outranked by a file with many small
+    // ones on the strength of the same file-level match.
+    let file_evidence_weight: f32 = FILE_EVIDENCE_WEIGHTS.iter().sum();
+    let mut from_file: FxHashMap<FileId, f32> = FxHashMap::default();
     for candidate in &ranked {
         let entry = files
             .entry(candidate.def.file)
@@ -594,9 +609,16 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             entry.1 = candidate.reasons.iter().take(3).cloned().collect();
         }
         if let Some(weight) = FILE_EVIDENCE_WEIGHTS.get(entry.2) {
-            entry.0 += weight * candidate.score;
+            entry.0 += weight * (candidate.score - candidate.from_file);
         }
+        let part = from_file.entry(candidate.def.file).or_insert(0.0);
+        *part = part.max(candidate.from_file);
         entry.2 += 1;
+    }
+    for (file, part) in from_file {
+        if let Some(entry) = files.get_mut(&file) {
+            entry.0 += file_evidence_weight * part;
+        }
     }
     for (rank, (file, score, _)) in bm25_files.iter().enumerate() {
         let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
