@@ -122,6 +122,29 @@
       ]) @definition.function @exported))
   (#match? @_exports "^(module\\.)?exports$"))
 
+; A module's default export as a named function: `module.exports = function createApplication()
+; {}`, `export default isSupported && function httpAdapter(config) {}`.
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    right: (function_expression
+      name: (identifier) @name
+      body: (_) @body)) @definition.function @exported)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+(export_statement
+  value: [
+    (function_expression
+      name: (identifier) @name
+      body: (_) @body)
+    (_
+      (function_expression
+        name: (identifier) @name
+        body: (_) @body))
+  ] @definition.function)
+
 ; Methods attached by assignment, at any depth: `res.send = function send(body) {}`,
 ; `Route.prototype.match = function () {}`, `inst._zod.parse = (payload) => {}`. The object is
 ; the container (`res`, `Route`, `inst._zod`); `prototype` is dropped by the extractor's
@@ -147,7 +170,73 @@
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
     ]) @definition.method
-  (#not-match? @container "^(module\\.)?exports$"))
+  (#not-match? @container "^(module\\.)?exports$")
+  (#not-eq? @name "exports"))
+
+; Members of object literals that a module exports or names at its top level: CommonJS
+; `module.exports = { get header() {}, set(k, v) {} }` (also `const proto = module.exports =
+; {...}`), `export default { ... }`, and `const api = { fetch() {} }` (the constant is the
+; container). Object literals inside functions are values, not definitions.
+((assignment_expression
+  left: (_) @_exports
+  right: (object
+    [
+      (method_definition
+        name: (property_identifier) @name
+        body: (statement_block) @body) @definition.function @exported
+      (pair
+        key: (property_identifier) @name
+        value: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+        ]) @definition.function @exported
+    ]))
+  (#match? @_exports "^(module\\.)?exports$"))
+(export_statement
+  value: (object
+    [
+      (method_definition
+        name: (property_identifier) @name
+        body: (statement_block) @body) @definition.function @exported
+      (pair
+        key: (property_identifier) @name
+        value: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+        ]) @definition.function @exported
+    ]))
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @container
+      value: (object
+        [
+          (method_definition
+            name: (property_identifier) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (property_identifier) @name
+            value: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ]) @definition.method
+        ]))))
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      name: (identifier) @container
+      value: (object
+        [
+          (method_definition
+            name: (property_identifier) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (property_identifier) @name
+            value: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ]) @definition.method
+        ]))))
 
 ; Test blocks: `describe('...', fn)`, `it(...)`, `test(...)` and their `.only`/`.skip`
 ; forms, named by their string (kept only in test files). They capture no body: the

@@ -298,6 +298,42 @@ export function App({ items }) {
 }
 
 #[test]
+fn javascript_module_objects_and_default_exports() {
+    // Members of exported and top-level object literals are definitions (Koa's
+    // `module.exports = { get header() {} }`); a named default export is named by its function;
+    // an object literal inside a function is a value.
+    check(
+        "javascript_module_objects",
+        Language::JavaScript,
+        false,
+        r#"const proto = module.exports = {
+  inspect () { return this.toJSON() },
+  get header () { return this.req.headers },
+  set header (val) { this.req.headers = val },
+  toJSON: function () { return {} }
+}
+const api = {
+  fetch (url) { return url },
+  post: (url) => url,
+  retries: 3
+}
+export default {
+  render () { return 1 }
+}
+module.exports = function createApplication() { return 1 }
+export default isSupported && function httpAdapter(config) {
+  function settle() {}
+  return settle
+}
+function later() {
+  const local = { notADefinition () {} }
+  return local
+}
+"#,
+    );
+}
+
+#[test]
 fn javascript_syntax_errors_keep_the_valid_definitions() {
     check(
         "javascript_broken",
