@@ -4,8 +4,9 @@
 //!
 //! Invariant: pure over the query text; matching against the symbol table happens in `rank`.
 
-use super::text::{for_each_word, identifier_terms, is_stop_word, stem};
+use super::text::{for_each_word, identifier_terms, is_stop_word, stem, term};
 use super::trace::{parse_frames, TraceFrame};
+use crate::base::FxHashSet;
 
 /// An identifier the query names explicitly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,11 +28,14 @@ pub struct QueryAnalysis {
     pub paths: Vec<String>,
     /// Search terms (stemmed, no stop words), with repeats.
     pub terms: Vec<String>,
-    /// Natural-language words that are not stop words, stemmed, in order.
+    /// Natural-language words that are not stop words, stemmed, in order: the forms names
+    /// are built from (`building tree` -> `build_tree`).
     pub content_words: Vec<String>,
+    /// The same words as search terms (see `text::term`), for matching terms and path words.
+    pub content_terms: Vec<String>,
     pub frames: Vec<TraceFrame>,
     /// The scope of a `scope: message` or `type(scope): message` prefix, split into
-    /// stemmed words (`fix(json-schema): ...` -> `json`, `schema`; `walk: ...` -> `walk`).
+    /// search terms (`fix(json-schema): ...` -> `json`, `schema`; `walk: ...` -> `walk`).
     pub scope_words: Vec<String>,
 }
 
@@ -119,6 +123,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             && !lower.bytes().all(|byte| byte.is_ascii_digit())
         {
             res.content_words.push(stem(&lower));
+            res.content_terms.push(term(&lower));
         }
     });
     res
@@ -172,7 +177,7 @@ fn scope_words(query: &str) -> Vec<String> {
             ]
             .contains(&lower.as_str())
         {
-            words.push(stem(&lower));
+            words.push(term(&lower));
         }
     });
     words
@@ -203,30 +208,45 @@ fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
 /// separators): `tree building` -> `treebuild`, `buildtree`, `treebuilder`.
 pub fn compound_candidates(content_words: &[String]) -> Vec<String> {
     let mut res = Vec::new();
-    for pair in content_words.windows(2) {
-        let (first, second) = (&pair[0], &pair[1]);
-        if first == second {
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    let mut push = |candidate: String| {
+        if seen.insert(candidate.clone()) {
+            res.push(candidate);
+        }
+    };
+    let forms: Vec<Vec<String>> = content_words.iter().map(|word| name_forms(word)).collect();
+    for pair in forms.windows(2) {
+        if pair[0][0] == pair[1][0] {
             continue;
         }
-        for candidate in [
-            format!("{first}{second}"),
-            format!("{second}{first}"),
-            format!("{first}{second}er"),
-            format!("{second}{first}er"),
-            format!("{first}{second}s"),
-        ] {
-            if !res.contains(&candidate) {
-                res.push(candidate);
+        for first in &pair[0] {
+            for second in &pair[1] {
+                push(format!("{first}{second}"));
+                push(format!("{second}{first}"));
+                push(format!("{first}{second}er"));
+                push(format!("{second}{first}er"));
+                push(format!("{first}{second}s"));
             }
         }
     }
-    for triple in content_words.windows(3) {
-        let candidate = format!("{}{}{}", triple[0], triple[1], triple[2]);
-        if !res.contains(&candidate) {
-            res.push(candidate);
-        }
+    for triple in forms.windows(3) {
+        push(format!("{}{}{}", triple[0][0], triple[1][0], triple[2][0]));
     }
     res
+}
+
+/// The forms a stemmed word may take in a name: itself and, when the stemmer may have cut a
+/// silent `e` (`parsing` -> `pars`), the word with it (`parse`).
+pub fn name_forms(word: &str) -> Vec<String> {
+    let mut forms = vec![word.to_owned()];
+    let ends_in_consonant = word
+        .bytes()
+        .last()
+        .is_some_and(|byte| byte.is_ascii_lowercase() && !b"aeiouwxy".contains(&byte));
+    if word.len() >= 3 && ends_in_consonant {
+        forms.push(format!("{word}e"));
+    }
+    forms
 }
 
 #[cfg(test)]

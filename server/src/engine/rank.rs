@@ -6,7 +6,7 @@
 //! reasons that made it.
 
 use super::intent::IntentKind;
-use super::query::{compound_candidates, QueryAnalysis};
+use super::query::{compound_candidates, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
 use super::text::normalize_name;
 use crate::base::{FileId, FxHashMap, FxHashSet};
@@ -353,16 +353,23 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     fusion.add_list(W_COMPOUND, &compound_list, false);
     let mut word_list: Vec<(DefId, String)> = Vec::new();
     let mut seen_words = FxHashSet::default();
-    for word in &analysis.content_words {
+    for (word, term) in analysis.content_words.iter().zip(&analysis.content_terms) {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
             continue;
         }
         // A word found in many files (`store` in a key-value store) says little.
-        if input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE {
+        if input.search.file_frequency(term) > COMMON_WORD_FILE_SHARE {
             continue;
         }
-        let mut defs = input.search.defs_normalized(&normalize_name(word));
-        if defs.is_empty() || defs.len() > MAX_PER_NAME {
+        // The word as written, or with the `e` its stem lost (`parsing` -> `parse`).
+        let Some(mut defs) = name_forms(word)
+            .iter()
+            .map(|form| input.search.defs_normalized(&normalize_name(form)))
+            .find(|defs| !defs.is_empty())
+        else {
+            continue;
+        };
+        if defs.len() > MAX_PER_NAME {
             continue;
         }
         order_same_name(index, &mut defs);
@@ -428,9 +435,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // Looked up once per path word of every file: sets, not scans of the query's words.
     let scope_words: FxHashSet<&str> = analysis.scope_words.iter().map(String::as_str).collect();
     let content_words: FxHashSet<&str> =
-        analysis.content_words.iter().map(String::as_str).collect();
+        analysis.content_terms.iter().map(String::as_str).collect();
     let content_prefixes: FxHashSet<&str> = analysis
-        .content_words
+        .content_terms
         .iter()
         .flat_map(|word| {
             (3..word.len())

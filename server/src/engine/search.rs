@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::text::{for_each_word, identifier_terms, normalize_name, stem};
+use super::text::{for_each_word, identifier_terms, normalize_name, term};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, FileData, Index};
 
@@ -192,7 +192,7 @@ impl FileAnalysis {
             for part in parts {
                 let lower = part.to_lowercase();
                 if lower.len() > 1 {
-                    let stemmed = stem(&lower);
+                    let stemmed = term(&lower);
                     if !path_words.contains(&stemmed) {
                         path_words.push(stemmed);
                     }
@@ -914,7 +914,7 @@ export function toJSONSchema() {}
         let words: Vec<&str> = search.path_words[0].1.iter().map(String::as_str).collect();
         assert_eq!(
             words,
-            ["package", "zod", "src", "v4", "core", "json", "schema"]
+            ["packag", "zod", "src", "v4", "cor", "json", "schema"]
         );
     }
 

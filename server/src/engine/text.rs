@@ -177,6 +177,28 @@ pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.contains(&word)
 }
 
+/// A word's search term: its stem with a final silent `e` dropped and a final `y` after a
+/// consonant made `i`, so that every form of a word meets (`parse`, `parsed`, `parsing` ->
+/// `pars`; `merge`, `merging` -> `merg`; `cookie`, `cookies` -> `cooki`; `retry`, `retries`
+/// -> `retri`). Terms match terms (BM25, path words); names are matched with [`stem`]'s
+/// forms, which stay words.
+pub fn term(word: &str) -> String {
+    let mut stemmed = stem(word);
+    if stemmed.len() < 4 || !stemmed.is_ascii() {
+        return stemmed;
+    }
+    let bytes = stemmed.as_bytes();
+    let (last, before) = (bytes[bytes.len() - 1], bytes[bytes.len() - 2]);
+    let is_vowel = |byte: u8| matches!(byte, b'a' | b'e' | b'i' | b'o' | b'u');
+    if last == b'e' && before != b'e' {
+        stemmed.pop();
+    } else if last == b'y' && !is_vowel(before) {
+        stemmed.pop();
+        stemmed.push('i');
+    }
+    stemmed
+}
+
 /// A light stemmer: plurals, gerunds and past tenses (`queries` -> `query`,
 /// `building` -> `build`, `parsed` -> `pars`, `running` -> `run`).
 pub fn stem(word: &str) -> String {
@@ -242,7 +264,7 @@ pub fn for_each_word<'t>(text: &'t str, mut acc: impl FnMut(usize, &'t str)) {
     }
 }
 
-/// The search terms of one identifier: its lower-cased, stemmed parts and, for compound
+/// The search terms of one identifier: its lower-cased parts as terms (see [`term`]) and, for compound
 /// identifiers, the whole identifier lower-cased.
 pub fn identifier_terms(word: &str, mut acc: impl FnMut(&str)) {
     if word.len() > 64
@@ -265,7 +287,7 @@ pub fn identifier_terms(word: &str, mut acc: impl FnMut(&str)) {
         if is_stop_word(&lower) {
             continue;
         }
-        acc(&stem(&lower));
+        acc(&term(&lower));
     }
 }
 
@@ -302,10 +324,33 @@ mod tests {
     }
 
     #[test]
+    fn terms_meet_across_the_forms_of_a_word() {
+        for forms in [
+            &["parse", "parsed", "parsing", "parses"][..],
+            &["merge", "merging", "merged"],
+            &["handle", "handling", "handled", "handles"],
+            &["cookie", "cookies"],
+            &["retry", "retries", "retried"],
+            &["cache", "caching", "caches", "cached"],
+            &["create", "creating", "created"],
+        ] {
+            let terms: Vec<String> = forms.iter().map(|form| term(form)).collect();
+            assert!(
+                terms.iter().all(|t| *t == terms[0]),
+                "{forms:?} -> {terms:?}"
+            );
+        }
+        // Short words and doubled vowels keep their ending.
+        assert_eq!(term("use"), "use");
+        assert_eq!(term("tree"), "tree");
+        assert_eq!(term("key"), "key");
+    }
+
+    #[test]
     fn identifiers_yield_parts_and_the_whole() {
         let mut terms = Vec::new();
         identifier_terms("parseHTTPRequests", |term| terms.push(term.to_owned()));
-        assert_eq!(terms, ["parsehttprequests", "parse", "http", "request"]);
+        assert_eq!(terms, ["parsehttprequests", "pars", "http", "request"]);
         terms.clear();
         identifier_terms("self", |term| terms.push(term.to_owned()));
         assert!(terms.is_empty());
