@@ -270,6 +270,42 @@ fn large_binary_non_utf8_and_outside_symlinked_files_are_skipped_unread() {
 }
 
 #[test]
+fn context_that_matches_nothing_falls_back_to_top_level_definitions_and_lists_their_files() {
+    let repo = TempDir::new("fallback");
+    repo.write(
+        "cli.go",
+        "package cli\n\ntype App struct {\n\tName string\n}\n\nfunc (a *App) Run() error {\n\treturn nil\n}\n",
+    );
+    let root = repo.path().display().to_string();
+    let out = run(&[
+        "context",
+        "--json",
+        "--root",
+        &root,
+        "more renaming, keep it consistent",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let result = out.json();
+    let items = result["items"].as_array().unwrap();
+    assert!(!items.is_empty(), "{result:#}");
+    assert!(
+        items
+            .iter()
+            .all(|item| item["reasons"][0] == "fallback:top-level"
+                && item["reasons"].as_array().unwrap().len() == 1),
+        "{result:#}"
+    );
+    // Every file in the answer is listed in `files`, ranked or not.
+    let files: Vec<&str> = result["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["cli.go"], "{result:#}");
+}
+
+#[test]
 fn context_output_into_a_closed_pipe_ends_quietly() {
     let bin = codectx_e2e::cli_support::codectx_bin();
     let mut child = std::process::Command::new(bin)

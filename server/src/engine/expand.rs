@@ -279,7 +279,7 @@ pub fn expand(
     // Precision: candidates outside the focus files must earn their place.
     let focus = focus_files(ranking, &primary);
     for candidate in &mut candidates {
-        if focus.contains(&candidate.file) {
+        if focus.is_empty() || focus.contains(&candidate.file) {
             continue;
         }
         let wanted = match candidate.section {

@@ -30,7 +30,7 @@ pub use render::Format;
 pub use search::SearchIndex;
 pub use tokens::Tokenizer;
 
-use crate::base::{FileId, TextRange};
+use crate::base::{FileId, FxHashSet, TextRange};
 use crate::index::{FilePosition, Index};
 use crate::languages::DefKind;
 
@@ -299,7 +299,7 @@ impl Engine {
                 to_item(candidate, cheapest.range, cheapest.fidelity, *tokens)
             })
             .collect();
-        let files = ranking
+        let mut files: Vec<ContextFile> = ranking
             .files
             .iter()
             .map(|ranked| ContextFile {
@@ -312,6 +312,19 @@ impl Engine {
                 reasons: ranked.reasons.clone(),
             })
             .collect();
+        // Files that reached the answer without ranking (a caller's file, the safety net's
+        // files) are listed after the ranked ones, with the reason of their first item.
+        let mut listed: FxHashSet<FileId> = files.iter().map(|file| file.file).collect();
+        for item in &items {
+            if listed.insert(item.file) {
+                files.push(ContextFile {
+                    file: item.file,
+                    path: item.path.clone(),
+                    score: 0.0,
+                    reasons: item.reasons.iter().take(1).cloned().collect(),
+                });
+            }
+        }
         lap("render", &mut timings);
         Ok(ContextResult {
             intent,
