@@ -4,11 +4,16 @@
 //! Invariant: purely syntactic and best-effort; never fails, returns candidates best first.
 
 use super::{DefId, FilePosition, Index};
-use crate::base::{FileId, FxHashSet, TextRange};
+use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::languages::{DefKind, Language};
 use crate::syntax::Ref;
 
 const MAX_REEXPORT_DEPTH: usize = 6;
+
+/// The (file, name) pairs a re-export search has looked up, with the least depth it looked
+/// at each: wildcard imports (`use super::*` in every test module) form cycles and diamonds
+/// that would otherwise be walked once per path, exponentially in the depth.
+type Visited = FxHashMap<(FileId, Box<str>), usize>;
 const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self", "super"];
 
 /// Where a name is defined.
@@ -121,7 +126,7 @@ impl Index {
             acc.extend(ranked);
             return;
         }
-        if self.follow_imported_name(file, name, 0, acc) {
+        if self.follow_imported_name(file, name, 0, &mut Visited::default(), acc) {
             return;
         }
         // The same package: Go files of one directory, Python `__init__`-less siblings are
@@ -159,10 +164,18 @@ impl Index {
         file: FileId,
         name: &str,
         depth: usize,
+        visited: &mut Visited,
         acc: &mut Vec<DefId>,
     ) -> bool {
         if depth > MAX_REEXPORT_DEPTH {
             return false;
+        }
+        match visited.get_mut(&(file, name.into())) {
+            Some(seen_at) if *seen_at <= depth => return false,
+            Some(seen_at) => *seen_at = depth,
+            None => {
+                visited.insert((file, name.into()), depth);
+            }
         }
         let Some(data) = self.file(file) else {
             return false;
@@ -174,7 +187,7 @@ impl Index {
                 let targets = modules.resolve(self, file, import);
                 let before = acc.len();
                 for target in &targets {
-                    self.lookup_exported(*target, original, depth + 1, acc);
+                    self.lookup_exported_from(*target, original, depth + 1, visited, acc);
                 }
                 if acc.len() == before {
                     // The name may be a module itself.
@@ -203,7 +216,7 @@ impl Index {
         for import in data.syntax.imports.iter().filter(|import| import.wildcard) {
             let before = acc.len();
             for target in modules.resolve(self, file, import) {
-                self.lookup_exported(target, name, depth + 1, acc);
+                self.lookup_exported_from(target, name, depth + 1, visited, acc);
             }
             if acc.len() > before {
                 return true;
@@ -214,11 +227,23 @@ impl Index {
 
     /// A definition named `name` visible at the top of `file`, following its re-exports.
     fn lookup_exported(&self, file: FileId, name: &str, depth: usize, acc: &mut Vec<DefId>) {
+        self.lookup_exported_from(file, name, depth, &mut Visited::default(), acc);
+    }
+
+    /// [`Self::lookup_exported`] within one search (see [`Visited`]).
+    fn lookup_exported_from(
+        &self,
+        file: FileId,
+        name: &str,
+        depth: usize,
+        visited: &mut Visited,
+        acc: &mut Vec<DefId>,
+    ) {
         if let Some(def) = self.top_level_def(file, name) {
             acc.push(def);
             return;
         }
-        self.follow_imported_name(file, name, depth, acc);
+        self.follow_imported_name(file, name, depth, visited, acc);
     }
 
     /// The definition that stands for a whole module file (its first top-level definition

@@ -100,6 +100,36 @@ Ord$0er()
 }
 
 #[test]
+fn goto_def_follows_wildcard_imports_through_cycles() {
+    // Each module star-imports the others, as test modules' `use super::*` do: the search
+    // looks at each (module, name) once, not once per path through the cycles.
+    check_definition(
+        r#"
+//- /pkg/a.py
+from .b import *
+from .c import *
+from .a import *
+//- /pkg/b.py
+from .a import *
+from .c import *
+from .d import *
+//- /pkg/c.py
+from .a import *
+from .b import *
+from .d import *
+//- /pkg/d.py
+from .b import *
+def target():
+    pass
+//- /app.py
+from pkg.a import *
+tar$0get()
+"#,
+        &["pkg/d.py:target (function)"],
+    );
+}
+
+#[test]
 fn goto_def_python_module_attribute() {
     check_definition(
         r#"
