@@ -205,7 +205,8 @@ fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
 }
 
 /// Identifier candidates for adjacent word pairs in both orders, normalized (no case, no
-/// separators): `tree building` -> `treebuild`, `buildtree`, `treebuilder`.
+/// separators), in each word's name forms (see [`name_forms`]): `tree building` ->
+/// `treebuild`, `buildtree`, `treebuilder`; `parsing config` -> `parsconfig`, `parseconfig`.
 pub fn compound_candidates(content_words: &[String]) -> Vec<String> {
     let mut res = Vec::new();
     let mut seen: FxHashSet<String> = FxHashSet::default();
@@ -299,5 +300,8 @@ mod tests {
         let candidates = compound_candidates(&words);
         assert!(candidates.contains(&"buildtree".to_owned()));
         assert!(candidates.contains(&"treebuilder".to_owned()));
+        // A stem that lost its `e` is tried with it.
+        let words = vec![stem("parsing"), "config".to_owned()];
+        assert!(compound_candidates(&words).contains(&"parseconfig".to_owned()));
     }
 }

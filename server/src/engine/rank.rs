@@ -434,7 +434,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // (`manpage` ~ `man_docs.go`).
     // Looked up once per path word of every file: sets, not scans of the query's words.
     let scope_words: FxHashSet<&str> = analysis.scope_words.iter().map(String::as_str).collect();
-    let content_words: FxHashSet<&str> =
+    let content_terms: FxHashSet<&str> =
         analysis.content_terms.iter().map(String::as_str).collect();
     let content_prefixes: FxHashSet<&str> = analysis
         .content_terms
@@ -447,7 +447,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .collect();
     // A word in a large share of the files (`command` in a command-line library) names the
     // repository's subject, not a file: it counts as a partial match, and not for the stem.
-    let common_words: FxHashSet<&str> = content_words
+    let common_words: FxHashSet<&str> = content_terms
         .iter()
         .copied()
         .filter(|word| input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE)
@@ -462,7 +462,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         let mut stem_matched = false;
         for (pos, word) in words.iter().enumerate() {
             let scoped = scope_words.contains(word.as_str());
-            let exact = scoped || content_words.contains(word.as_str());
+            let exact = scoped || content_terms.contains(word.as_str());
             let partial = !exact && word.len() >= 3 && content_prefixes.contains(word.as_str());
             let common = !scoped && common_words.contains(word.as_str());
             if exact || partial {

@@ -3,6 +3,8 @@
 //!
 //! Invariant: purely syntactic and best-effort; never fails, returns candidates best first.
 
+use std::collections::hash_map::Entry;
+
 use super::{DefId, FilePosition, Index};
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::languages::{DefKind, Language};
@@ -170,11 +172,11 @@ impl Index {
         if depth > MAX_REEXPORT_DEPTH {
             return false;
         }
-        match visited.get_mut(&(file, name.into())) {
-            Some(seen_at) if *seen_at <= depth => return false,
-            Some(seen_at) => *seen_at = depth,
-            None => {
-                visited.insert((file, name.into()), depth);
+        match visited.entry((file, name.into())) {
+            Entry::Occupied(seen) if *seen.get() <= depth => return false,
+            Entry::Occupied(mut seen) => *seen.get_mut() = depth,
+            Entry::Vacant(slot) => {
+                slot.insert(depth);
             }
         }
         let Some(data) = self.file(file) else {
