@@ -342,7 +342,8 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
         .collect();
     let joined_content = format!(" {} ", content.join(" "));
     for (kind, cue, weight) in CUES {
-        let needle = format!(" {cue} ");
+        // Words split at apostrophes (`don't` is `don`, `t`), so cues are matched that way.
+        let needle = format!(" {} ", cue.replace('\'', " "));
         let Some(position) = joined
             .find(&needle)
             .or_else(|| joined_content.find(&needle))
@@ -432,11 +433,8 @@ mod tests {
     use super::*;
 
     fn kind_of(query: &str) -> IntentKind {
-        let words: Vec<String> = query
-            .split(|ch: char| !(ch.is_alphanumeric() || ch == '\'' || ch == '_'))
-            .filter(|word| !word.is_empty())
-            .map(str::to_lowercase)
-            .collect();
+        // The words as the engine splits them.
+        let words = crate::engine::query::analyze(query).words;
         detect(query, &words, &[]).kind
     }
 
@@ -467,6 +465,11 @@ mod tests {
             IntentKind::DefinitionLookup
         );
         assert_eq!(kind_of("the cart"), IntentKind::Implementation);
+        // Cues with an apostrophe match words split at it.
+        assert_eq!(
+            kind_of("Don't use pyOpenSSL unless no SNI is detected"),
+            IntentKind::BugFix
+        );
         assert_eq!(
             kind_of("where is MemStore::new called"),
             IntentKind::UsageExploration
