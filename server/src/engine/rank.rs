@@ -73,6 +73,17 @@ pub struct RankedFile {
     pub reasons: Vec<String>,
 }
 
+/// A file's score as it is added up from its definitions and its own matches.
+#[derive(Default)]
+struct FileTally {
+    score: f32,
+    reasons: Vec<String>,
+    /// How many ranked definitions the file holds.
+    n_defs: usize,
+    /// The largest file-level part of any of its definitions' scores.
+    from_file: f32,
+}
+
 pub struct Ranking {
     pub defs: Vec<Ranked>,
     pub files: Vec<RankedFile>,
@@ -523,6 +534,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .scores
         .into_iter()
         .map(|(def, (mut score, mut reasons, direct))| {
+            // The file-level evidence is added first; every later adjustment multiplies the
+            // whole score, so the file's share of it stays the same to the end.
             let own = score;
             if let Some((rank, weight)) = file_rank.get(&def.file) {
                 score += weight;
@@ -587,9 +600,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.def.cmp(&b.def)));
 
-    // Files: their best definition scores (see FILE_EVIDENCE_WEIGHTS), plus the file's own
-    // BM25 and path-word ranks. A mirror's or auxiliary file's definitions are already scored
-    // down; its BM25 and path-word ranks are scored down the same way here.
+    // Files: the evidence of their best definitions (see FILE_EVIDENCE_WEIGHTS), the file-level
+    // evidence those definitions carry counted once, plus the file's own BM25 and path-word
+    // ranks. A mirror's or auxiliary file's definitions are already scored down; its BM25 and
+    // path-word ranks are scored down the same way here.
     let file_factor = |file: &FileId| {
         let mut factor = 1.0;
         if input.search.mirror_of.contains_key(file) {
@@ -600,61 +614,56 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
         factor
     };
-    // Per file: score, reasons, matching definitions.
-    let mut files: FxHashMap<FileId, (f32, Vec<String>, usize)> = FxHashMap::default();
+    let mut files: FxHashMap<FileId, FileTally> = FxHashMap::default();
+    for candidate in &ranked {
+        let tally = files.entry(candidate.def.file).or_default();
+        if tally.n_defs == 0 {
+            tally.reasons = candidate.reasons.iter().take(3).cloned().collect();
+        }
+        if let Some(weight) = FILE_EVIDENCE_WEIGHTS.get(tally.n_defs) {
+            tally.score += weight * (candidate.score - candidate.from_file);
+        }
+        tally.from_file = tally.from_file.max(candidate.from_file);
+        tally.n_defs += 1;
+    }
     // The file's own evidence (its BM25 and path words, which every definition of it
-    // carries) counts once, as much as three definitions would carry it: a file with one
-    // large definition (a table of file types) is not outranked by a file with many small
+    // carries) counts once, as much as all weighted definitions would carry it: a file with
+    // one large definition (a table of file types) is not outranked by a file with many small
     // ones on the strength of the same file-level match.
     let file_evidence_weight: f32 = FILE_EVIDENCE_WEIGHTS.iter().sum();
-    let mut from_file: FxHashMap<FileId, f32> = FxHashMap::default();
-    for candidate in &ranked {
-        let entry = files
-            .entry(candidate.def.file)
-            .or_insert((0.0, Vec::new(), 0));
-        if entry.2 == 0 {
-            entry.1 = candidate.reasons.iter().take(3).cloned().collect();
-        }
-        if let Some(weight) = FILE_EVIDENCE_WEIGHTS.get(entry.2) {
-            entry.0 += weight * (candidate.score - candidate.from_file);
-        }
-        let part = from_file.entry(candidate.def.file).or_insert(0.0);
-        *part = part.max(candidate.from_file);
-        entry.2 += 1;
-    }
-    for (file, part) in from_file {
-        if let Some(entry) = files.get_mut(&file) {
-            entry.0 += file_evidence_weight * part;
-        }
+    for tally in files.values_mut() {
+        tally.score += file_evidence_weight * tally.from_file;
     }
     for (rank, (file, score, _)) in bm25_files.iter().enumerate() {
-        let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
-        entry.0 += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
-        entry.1.push(format!("file-bm25:{score:.2}"));
+        let tally = files.entry(*file).or_default();
+        tally.score += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
+        tally.reasons.push(format!("file-bm25:{score:.2}"));
     }
     for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
-        let entry = files.entry(*file).or_insert((0.0, Vec::new(), 0));
-        entry.0 += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
-        entry.1.push(format!("path-words:{matched}"));
+        let tally = files.entry(*file).or_default();
+        tally.score += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
+        tally.reasons.push(format!("path-words:{matched}"));
     }
     let mut files: Vec<RankedFile> = files
         .into_iter()
-        .map(|(file, (score, mut reasons, n_defs))| {
-            if n_defs > 1 {
-                reasons.push(format!("matching-defs:{n_defs}"));
+        .map(|(file, mut tally)| {
+            if tally.n_defs > 1 {
+                tally
+                    .reasons
+                    .push(format!("matching-defs:{}", tally.n_defs));
             }
             if let Some(canonical) = input.search.mirror_of.get(&file) {
                 if let Some(data) = index.file(*canonical) {
                     let reason = format!("mirror-of:{}", data.path);
-                    if !reasons.contains(&reason) {
-                        reasons.push(reason);
+                    if !tally.reasons.contains(&reason) {
+                        tally.reasons.push(reason);
                     }
                 }
             }
             RankedFile {
                 file,
-                score,
-                reasons,
+                score: tally.score,
+                reasons: tally.reasons,
             }
         })
         .collect();
