@@ -19,6 +19,9 @@ const MAX_PRIMARY: usize = 6;
 const CARD_RATIO: f32 = 0.12;
 const MAX_CARDS: usize = 30;
 const MAX_CALLEES: usize = 8;
+/// The types a target names: at most this many, at this share of the target's score.
+const MAX_TYPES: usize = 4;
+const TYPE_SHARE: f32 = 0.4;
 const MAX_CALLERS: usize = 12;
 const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
@@ -171,6 +174,15 @@ pub fn expand(
             index,
             def,
             target.score * 0.45,
+            &mut carded,
+            pinned,
+            &mut candidates,
+        );
+        // The types it names (parameters, results, annotations).
+        referenced_types(
+            index,
+            def,
+            target.score * TYPE_SHARE,
             &mut carded,
             pinned,
             &mut candidates,
@@ -364,6 +376,81 @@ fn callees(
             Section::Definitions,
             score * rank_penalty,
             vec![format!("callee-of:{name}")],
+            false,
+        ));
+        n_added += 1;
+    }
+}
+
+/// Cards for the repository's types that a definition names, first named first: a function
+/// is read with the types of its parameters and result at hand.
+fn referenced_types(
+    index: &Index,
+    def: DefId,
+    score: f32,
+    carded: &mut FxHashSet<DefId>,
+    pinned: &[FileId],
+    acc: &mut Vec<Candidate>,
+) {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return;
+    };
+    let is_type = |kind: DefKind| {
+        matches!(
+            kind,
+            DefKind::Class
+                | DefKind::Struct
+                | DefKind::Enum
+                | DefKind::Interface
+                | DefKind::Trait
+                | DefKind::Type
+        )
+    };
+    let mut n_added = 0;
+    let mut seen_names = FxHashSet::default();
+    for reference in data
+        .syntax
+        .refs
+        .iter()
+        .filter(|r| !r.call && def_data.range.contains_range(r.range))
+    {
+        if n_added >= MAX_TYPES {
+            break;
+        }
+        let named = data.ref_text(reference);
+        if named == &*def_data.name || !seen_names.insert(named) {
+            continue;
+        }
+        // Cheap check first: is there a type of that name at all?
+        if !index
+            .defs_named(named)
+            .iter()
+            .any(|d| index.def(*d).is_some_and(|d| is_type(d.kind)))
+        {
+            continue;
+        }
+        let targets = index.goto_definition(FilePosition {
+            file: def.file,
+            offset: reference.range.start,
+        });
+        let Some(target) = targets.first() else {
+            continue;
+        };
+        if targets.len() > 2
+            || target.def == def
+            || pinned.contains(&target.file)
+            || !index.def(target.def).is_some_and(|d| is_type(d.kind))
+            || !carded.insert(target.def)
+        {
+            continue;
+        }
+        let rank_penalty = 1.0 / (1.0 + n_added as f32 * 0.15);
+        acc.push(card(
+            index,
+            target.def,
+            Section::Definitions,
+            score * rank_penalty,
+            vec![format!("type-in:{}", def_data.name)],
             false,
         ));
         n_added += 1;
@@ -565,5 +652,53 @@ fn imports(
             of: None,
             renderings: vec![rendering],
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rank::RankedFile;
+
+    #[test]
+    fn a_target_brings_the_repository_types_it_names() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/config.rs
+pub struct Config { pub path: String }
+pub enum Mode { Fast, Slow }
+pub struct Unused {}
+//- /src/load.rs
+use crate::config::{Config, Mode};
+pub fn load(path: &str, mode: Mode) -> Config {
+    let _ = String::new();
+    Config { path: path.to_owned() }
+}
+"#,
+        );
+        let load = index.defs_named("load")[0];
+        let ranking = Ranking {
+            defs: vec![Ranked {
+                def: load,
+                score: 1.0,
+                reasons: vec!["exact-name".to_owned()],
+                direct: true,
+                from_file: 0.0,
+            }],
+            files: vec![RankedFile {
+                file: load.file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let mut typed: Vec<&str> = expansion
+            .candidates
+            .iter()
+            .filter(|candidate| candidate.reasons.iter().any(|r| r == "type-in:load"))
+            .filter_map(|candidate| candidate.symbol.as_deref())
+            .collect();
+        typed.sort_unstable();
+        assert_eq!(typed, ["Config", "Mode"]);
     }
 }
