@@ -91,16 +91,18 @@ const AUXILIARY_DIRS: &[&str] = &[
     "third-party",
 ];
 
-/// Whether a path (relative, `/`-separated) lies in an [`AUXILIARY_DIRS`] directory, or in
-/// a `packages` directory below the top level (`requests/packages/urllib3`: third-party code
-/// copied into a package; a top-level `packages/` holds a monorepo's own packages).
+/// Whether a path (relative, `/`-separated) lies in an [`AUXILIARY_DIRS`] directory, or is
+/// Python in a `packages` directory below the top level (`requests/packages/urllib3`:
+/// third-party code copied into a package). Elsewhere `packages/` holds a monorepo's own
+/// packages, at the top level or below it (`web/packages/ui`).
 pub fn is_auxiliary_path(path: &str) -> bool {
-    let Some((dirs, _file_name)) = path.rsplit_once('/') else {
+    let Some((dirs, file_name)) = path.rsplit_once('/') else {
         return false;
     };
-    dirs.split('/')
-        .enumerate()
-        .any(|(depth, dir)| AUXILIARY_DIRS.contains(&dir) || (depth > 0 && dir == "packages"))
+    let python = file_name.ends_with(".py") || file_name.ends_with(".pyi");
+    dirs.split('/').enumerate().any(|(depth, dir)| {
+        AUXILIARY_DIRS.contains(&dir) || (python && depth > 0 && dir == "packages")
+    })
 }
 
 #[cfg(test)]
@@ -126,6 +128,7 @@ mod tests {
             "lib/bench.js",
             "benches",
             "packages/zod/src/types.ts",
+            "web/packages/ui/src/button.tsx",
             "src/requests/packages.py",
         ] {
             assert!(!is_auxiliary_path(path), "{path}");
