@@ -10,7 +10,7 @@ use codectx::engine::{ContextRequest, ContextResult, Engine, Format, Tokenizer};
 use codectx::index::{Index, IndexConfig};
 
 const MIN_SYMBOL_RECALL: f64 = 0.89;
-const MAX_WRONG_FILE_RATE: f64 = 0.37;
+const MAX_WRONG_FILE_RATE: f64 = 0.35;
 const MIN_RECALL_PER_1K: f64 = 0.77;
 const MIN_INTENT_ACCURACY: f64 = 0.95;
 

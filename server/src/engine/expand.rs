@@ -31,8 +31,10 @@ const MAX_CALLER_LINES: u32 = 30;
 const MAX_OUTLINE_CARDS: usize = 40;
 const OUTLINE_SCORE: f32 = 0.21;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
-/// Files scoring at least this share of the best file are the focus of the answer.
-const FOCUS_RATIO: f32 = 0.5;
+/// Files scoring at least this share of the best file are the focus of the answer; usage
+/// questions and tests reach further (callers and tests live in other files).
+const FOCUS_RATIO: f32 = 0.55;
+const FOCUS_RATIO_WIDE: f32 = 0.5;
 const MAX_FOCUS_FILES: usize = 3;
 /// Candidates from outside the focus files keep this share of their score, unless the
 /// task asks for exactly that kind of candidate (callers when exploring usages or changing an
@@ -289,7 +291,7 @@ pub fn expand(
         }
     }
     // Precision: candidates outside the focus files must earn their place.
-    let focus = focus_files(ranking, &primary);
+    let focus = focus_files(ranking, &primary, intent);
     for candidate in &mut candidates {
         if focus.is_empty() || focus.contains(&candidate.file) {
             continue;
@@ -307,15 +309,20 @@ pub fn expand(
     Expansion { candidates }
 }
 
-/// The files the answer is about: the best-ranked files close to the top score, and the
-/// files of targets the query names directly.
-fn focus_files(ranking: &Ranking, primary: &[&Ranked]) -> FxHashSet<FileId> {
+/// The files the answer is about: the best-ranked files close to the top score (closer for
+/// the intents that change or explain the targets' own code), and the files of targets the
+/// query names directly.
+fn focus_files(ranking: &Ranking, primary: &[&Ranked], intent: IntentKind) -> FxHashSet<FileId> {
+    let ratio = match intent {
+        IntentKind::UsageExploration | IntentKind::TestWriting => FOCUS_RATIO_WIDE,
+        _ => FOCUS_RATIO,
+    };
     let top = ranking.files.first().map_or(0.0, |file| file.score);
     let mut focus: FxHashSet<FileId> = ranking
         .files
         .iter()
         .take(MAX_FOCUS_FILES)
-        .filter(|file| file.score >= top * FOCUS_RATIO)
+        .filter(|file| file.score >= top * ratio)
         .map(|file| file.file)
         .collect();
     for target in primary
@@ -659,6 +666,31 @@ fn imports(
 mod tests {
     use super::*;
     use crate::engine::rank::RankedFile;
+
+    #[test]
+    fn usage_questions_and_tests_reach_further_from_the_best_file() {
+        let file = |idx: u32, score: f32| RankedFile {
+            file: FileId(idx),
+            score,
+            reasons: Vec::new(),
+        };
+        let ranking = Ranking {
+            defs: Vec::new(),
+            files: vec![file(0, 1.0), file(1, 0.6), file(2, 0.52), file(3, 0.3)],
+        };
+        let focus = |intent| {
+            let mut files: Vec<u32> = focus_files(&ranking, &[], intent)
+                .into_iter()
+                .map(|file| file.0)
+                .collect();
+            files.sort_unstable();
+            files
+        };
+        assert_eq!(focus(IntentKind::BugFix), [0, 1]);
+        assert_eq!(focus(IntentKind::Implementation), [0, 1]);
+        assert_eq!(focus(IntentKind::UsageExploration), [0, 1, 2]);
+        assert_eq!(focus(IntentKind::TestWriting), [0, 1, 2]);
+    }
 
     #[test]
     fn a_target_brings_the_repository_types_it_names() {
