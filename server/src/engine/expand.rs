@@ -19,6 +19,7 @@ const MAX_PRIMARY: usize = 6;
 const CARD_RATIO: f32 = 0.12;
 const MAX_CARDS: usize = 30;
 const MAX_CALLEES: usize = 8;
+const CALLEE_SHARE: f32 = 0.45;
 /// The types a target names: at most this many, at this share of the target's score.
 const MAX_TYPES: usize = 4;
 const TYPE_SHARE: f32 = 0.4;
@@ -171,24 +172,18 @@ pub fn expand(
                 ));
             }
         }
-        // What it calls.
-        callees(
-            index,
-            def,
-            target.score * 0.45,
-            &mut carded,
-            pinned,
-            &mut candidates,
-        );
-        // The types it names (parameters, results, annotations).
-        referenced_types(
-            index,
-            def,
-            target.score * TYPE_SHARE,
-            &mut carded,
-            pinned,
-            &mut candidates,
-        );
+        // What it calls, and the types it names.
+        for (link, share) in [(Link::Callee, CALLEE_SHARE), (Link::Type, TYPE_SHARE)] {
+            linked_cards(
+                index,
+                def,
+                link,
+                target.score * share,
+                &mut carded,
+                pinned,
+                &mut candidates,
+            );
+        }
         // Who calls it, and the tests that exercise it.
         callers_and_tests(index, def, target.score, intent, pinned, &mut candidates);
     }
@@ -335,65 +330,22 @@ fn focus_files(ranking: &Ranking, primary: &[&Ranked], intent: IntentKind) -> Fx
     focus
 }
 
-fn callees(
-    index: &Index,
-    def: DefId,
-    score: f32,
-    carded: &mut FxHashSet<DefId>,
-    pinned: &[FileId],
-    acc: &mut Vec<Candidate>,
-) {
-    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
-        return;
-    };
-    let name = def_data.name.clone();
-    let mut n_added = 0;
-    let mut seen_names = FxHashSet::default();
-    for reference in data
-        .syntax
-        .refs
-        .iter()
-        .filter(|r| r.call && def_data.range.contains_range(r.range))
-    {
-        if n_added >= MAX_CALLEES {
-            break;
-        }
-        let called = data.ref_text(reference);
-        if !seen_names.insert(called) || called == &*name {
-            continue;
-        }
-        let targets = index.goto_definition(FilePosition {
-            file: def.file,
-            offset: reference.range.start,
-        });
-        let Some(target) = targets.first() else {
-            continue;
-        };
-        // A unique or resolved target only: a guess among many same-named methods is noise.
-        if targets.len() > 2 && reference.receiver.is_some() {
-            continue;
-        }
-        if pinned.contains(&target.file) || !carded.insert(target.def) {
-            continue;
-        }
-        let rank_penalty = 1.0 / (1.0 + n_added as f32 * 0.15);
-        acc.push(card(
-            index,
-            target.def,
-            Section::Definitions,
-            score * rank_penalty,
-            vec![format!("callee-of:{name}")],
-            false,
-        ));
-        n_added += 1;
-    }
+/// How a definition links to the ones [`linked_cards`] adds for it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Link {
+    /// The repository's definitions it calls.
+    Callee,
+    /// The repository's types it names (parameters, results, annotations): a function is
+    /// read with the types of its parameters and result at hand.
+    Type,
 }
 
-/// Cards for the repository's types that a definition names, first named first: a function
-/// is read with the types of its parameters and result at hand.
-fn referenced_types(
+/// Cards for the definitions `def` links to, first referenced first, each a little below
+/// the one before.
+fn linked_cards(
     index: &Index,
     def: DefId,
+    link: Link,
     score: f32,
     carded: &mut FxHashSet<DefId>,
     pinned: &[FileId],
@@ -402,37 +354,32 @@ fn referenced_types(
     let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
         return;
     };
-    let is_type = |kind: DefKind| {
-        matches!(
-            kind,
-            DefKind::Class
-                | DefKind::Struct
-                | DefKind::Enum
-                | DefKind::Interface
-                | DefKind::Trait
-                | DefKind::Type
-        )
+    let (max, reason) = match link {
+        Link::Callee => (MAX_CALLEES, "callee-of"),
+        Link::Type => (MAX_TYPES, "type-in"),
     };
+    let name = &*def_data.name;
     let mut n_added = 0;
     let mut seen_names = FxHashSet::default();
     for reference in data
         .syntax
         .refs
         .iter()
-        .filter(|r| !r.call && def_data.range.contains_range(r.range))
+        .filter(|r| r.call == (link == Link::Callee) && def_data.range.contains_range(r.range))
     {
-        if n_added >= MAX_TYPES {
+        if n_added >= max {
             break;
         }
-        let named = data.ref_text(reference);
-        if named == &*def_data.name || !seen_names.insert(named) {
+        let linked = data.ref_text(reference);
+        if !seen_names.insert(linked) || linked == name {
             continue;
         }
-        // Cheap check first: is there a type of that name at all?
-        if !index
-            .defs_named(named)
-            .iter()
-            .any(|d| index.def(*d).is_some_and(|d| is_type(d.kind)))
+        // Resolving costs more than asking whether a type of that name exists at all.
+        if link == Link::Type
+            && !index
+                .defs_named(linked)
+                .iter()
+                .any(|d| index.def(*d).is_some_and(|d| d.kind.is_type()))
         {
             continue;
         }
@@ -443,12 +390,17 @@ fn referenced_types(
         let Some(target) = targets.first() else {
             continue;
         };
-        if targets.len() > 2
-            || target.def == def
-            || pinned.contains(&target.file)
-            || !index.def(target.def).is_some_and(|d| is_type(d.kind))
-            || !carded.insert(target.def)
-        {
+        // A unique or resolved target only: a guess among many same-named definitions is
+        // noise.
+        let resolved = match link {
+            Link::Callee => targets.len() <= 2 || reference.receiver.is_none(),
+            Link::Type => {
+                targets.len() <= 2
+                    && target.def != def
+                    && index.def(target.def).is_some_and(|d| d.kind.is_type())
+            }
+        };
+        if !resolved || pinned.contains(&target.file) || !carded.insert(target.def) {
             continue;
         }
         let rank_penalty = 1.0 / (1.0 + n_added as f32 * 0.15);
@@ -457,7 +409,7 @@ fn referenced_types(
             target.def,
             Section::Definitions,
             score * rank_penalty,
-            vec![format!("type-in:{}", def_data.name)],
+            vec![format!("{reason}:{name}")],
             false,
         ));
         n_added += 1;
