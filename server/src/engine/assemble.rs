@@ -9,6 +9,7 @@ use super::items::{line_span, Candidate, Rendering, Section};
 use super::render::{self, Block, Format};
 use crate::base::FxHashMap;
 use crate::index::Index;
+use rayon::prelude::*;
 
 /// A chosen item with its rendering and exact token count.
 #[derive(Clone, Debug)]
@@ -34,7 +35,7 @@ pub struct AssembleInput<'a> {
     pub limit: u32,
     pub format: Format,
     /// Exact token counts (the engine caches them by text across requests).
-    pub count: &'a dyn Fn(&str) -> u32,
+    pub count: &'a (dyn Fn(&str) -> u32 + Sync),
     pub intent: &'a str,
 }
 
@@ -126,6 +127,23 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             .1
     };
 
+    // Most answers fit their budget with every relevant candidate's first rendering, so
+    // those are rendered and counted up front, in parallel (counting is most of the stage).
+    costs.extend(
+        relevant
+            .par_iter()
+            .filter(|idx| {
+                candidates[**idx].renderings[0].body.len()
+                    <= input.limit as usize * MAX_BYTES_PER_TOKEN
+            })
+            .map(|idx| {
+                let block = render_block(input, &candidates[*idx], &candidates[*idx].renderings[0]);
+                let tokens = (input.count)(&block);
+                ((*idx, 0), (block, tokens))
+            })
+            .collect::<Vec<_>>(),
+    );
+
     let header = render::document(input.format, input.intent, input.limit, input.limit, &[]);
     let overhead = (input.count)(&header)
         + Section::ALL
@@ -198,14 +216,27 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     loop {
         let (text, used) = render_document(input, candidates, &chosen);
         if used <= input.limit || chosen.is_empty() {
-            let omitted: Vec<(usize, u32)> = relevant
+            let omitted: Vec<usize> = relevant
                 .iter()
                 .chain(&irrelevant)
                 .filter(|idx| !chosen.iter().any(|c| c.candidate_idx == **idx))
                 .take(MAX_OMITTED)
+                .copied()
+                .collect();
+            // The cost of each left-out item's cheapest rendering, counted in parallel.
+            let omitted: Vec<(usize, u32)> = omitted
+                .par_iter()
                 .map(|idx| {
                     let cheapest = candidates[*idx].renderings.len() - 1;
-                    (*idx, cost(&mut costs, *idx, cheapest))
+                    let tokens = match costs.get(&(*idx, cheapest)) {
+                        Some((_, tokens)) => *tokens,
+                        None => (input.count)(&render_block(
+                            input,
+                            &candidates[*idx],
+                            &candidates[*idx].renderings[cheapest],
+                        )),
+                    };
+                    (*idx, tokens)
                 })
                 .collect();
             if used > input.limit {
