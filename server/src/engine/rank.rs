@@ -43,6 +43,21 @@ const AUXILIARY_WORDS: &[&str] = &[
     "doc",
     "vendor",
 ];
+/// Files that only declare types (see `declares_types_only`) rank below code that runs when
+/// the task changes behaviour, unless the query asks about types.
+const DECLARATIONS_PENALTY: f32 = 0.6;
+/// Query words that ask about declarations.
+const DECLARATION_WORDS: &[&str] = &[
+    "type",
+    "types",
+    "typing",
+    "typings",
+    "interface",
+    "interfaces",
+    "declaration",
+    "declarations",
+    "dts",
+];
 const NEIGHBOUR_BOOST: f32 = 1.15;
 /// A mirrored copy of a file (see `SearchIndex::mirror_of`) ranks well below the copy that
 /// stands for it: the two would match equally, and the second adds nothing.
@@ -403,6 +418,17 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .content_words
         .iter()
         .any(|word| AUXILIARY_WORDS.contains(&word.as_str()));
+    let behaviour_change = matches!(
+        input.intent,
+        IntentKind::BugFix | IntentKind::Implementation | IntentKind::Refactor
+    ) && !analysis
+        .words
+        .iter()
+        .chain(&analysis.scope_words)
+        .any(|word| DECLARATION_WORDS.contains(&word.as_str()));
+    let is_declarations = |file: FileId| {
+        behaviour_change && index.file(file).is_some_and(|data| data.declarations_only)
+    };
     let is_auxiliary = |file: FileId| {
         !wants_auxiliary
             && index
@@ -422,6 +448,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
             if is_auxiliary(file) {
                 adjusted *= AUXILIARY_PENALTY;
+            }
+            if is_declarations(file) {
+                adjusted *= DECLARATIONS_PENALTY;
             }
             (file, score, adjusted)
         })
@@ -496,6 +525,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             } else {
                 score
             };
+            let score = if is_declarations(*file) {
+                score * DECLARATIONS_PENALTY
+            } else {
+                score
+            };
             path_scores.push((*file, score, matched.join("+")));
         }
     }
@@ -558,6 +592,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score *= AUXILIARY_PENALTY;
                 reasons.push("auxiliary-code".to_owned());
             }
+            if is_declarations(def.file) {
+                score *= DECLARATIONS_PENALTY;
+                reasons.push("declarations-only".to_owned());
+            }
             if let Some(canonical) = input.search.mirror_of.get(&def.file) {
                 score *= MIRROR_PENALTY;
                 let path = index.file(*canonical).map(|data| data.path.to_string());
@@ -611,6 +649,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
         if is_auxiliary(*file) {
             factor *= AUXILIARY_PENALTY;
+        }
+        if is_declarations(*file) {
+            factor *= DECLARATIONS_PENALTY;
         }
         factor
     };
@@ -744,5 +785,61 @@ export function unrelated() {}
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
         assert!(external_usages(&index, &analysis.mentions).is_empty());
+    }
+
+    #[test]
+    fn files_that_only_declare_types_rank_below_code_when_behaviour_changes() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /source/types/retry.ts
+/** Retry options: the retry limit, the retry methods and the retry status codes. */
+export interface RetryOptions {
+  /** The retry limit. */
+  limit?: number;
+  /** Methods to retry. */
+  methods?: string[];
+  /** Status codes to retry. */
+  statusCodes?: number[];
+}
+//- /source/core/client.ts
+export function send(request: Request, options: RetryOptions) {
+  let attempts = 0;
+  while (attempts < options.limit) { attempts += 1; }
+  return fetch(request);
+}
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let top_file = |query: &str, intent: IntentKind| -> (String, Vec<String>) {
+            let analysis = analyze(query);
+            let ranking = rank(&RankInput {
+                index: &index,
+                search: &search,
+                analysis: &analysis,
+                intent,
+                active_file: None,
+                active_offset: None,
+                pinned: &[],
+            });
+            let best = &ranking.files[0];
+            let path = index.file(best.file).unwrap().path.to_string();
+            let declarations = ranking
+                .defs
+                .iter()
+                .filter(|ranked| ranked.reasons.iter().any(|r| r == "declarations-only"))
+                .map(|ranked| index.def(ranked.def).unwrap().name.to_string())
+                .collect();
+            (path, declarations)
+        };
+        let query = "fix the retry limit being ignored when retrying attempts";
+        let (path, declarations) = top_file(query, IntentKind::BugFix);
+        assert_eq!(path, "source/core/client.ts");
+        assert!(declarations.contains(&"RetryOptions".to_owned()));
+        // Looking a name up, or a task about the types themselves, does not score them down.
+        let (_, declarations) = top_file(query, IntentKind::DefinitionLookup);
+        assert!(declarations.is_empty());
+        let (path, declarations) = top_file("add a type for the retry limit", IntentKind::BugFix);
+        assert_eq!(path, "source/types/retry.ts");
+        assert!(declarations.is_empty());
     }
 }

@@ -281,3 +281,39 @@ fn python_unicode_upper_case_module_names_are_constants() {
         &["sizing.py:MAX_2 (constant)"],
     );
 }
+
+#[test]
+fn files_that_only_declare_types_are_told_from_code() {
+    let (index, _) = index_fixture(
+        r#"
+//- /source/types/options.ts
+/** How long to wait. */
+export type Timeout = number | false;
+export interface Options {
+  timeout?: Timeout;
+  parseJson?(text: string): unknown;
+}
+//- /index.d.ts
+export declare function request(url: string): Promise<Response>;
+//- /source/core/ky.ts
+export interface State { retries: number }
+export function request(options: Options) { return options.timeout; }
+//- /source/core/constants.ts
+export const DEFAULT_TIMEOUT = 10_000;
+//- /source/core/client.ts
+export class Client {}
+"#,
+    );
+    let declarations_only = |path: &str| {
+        index
+            .files()
+            .find(|(_, data)| &*data.path == path)
+            .map(|(_, data)| data.declarations_only)
+            .unwrap_or_else(|| panic!("{path} indexed"))
+    };
+    assert!(declarations_only("source/types/options.ts"));
+    assert!(declarations_only("index.d.ts"));
+    assert!(!declarations_only("source/core/ky.ts"));
+    assert!(!declarations_only("source/core/constants.ts"));
+    assert!(!declarations_only("source/core/client.ts"));
+}
