@@ -37,6 +37,8 @@ pub struct QueryAnalysis {
     /// The scope of a `scope: message` or `type(scope): message` prefix, split into
     /// search terms (`fix(json-schema): ...` -> `json`, `schema`; `walk: ...` -> `walk`).
     pub scope_words: Vec<String>,
+    /// Text the task quotes, which the code may hold verbatim (see [`literals`]).
+    pub literals: Vec<String>,
 }
 
 const PATH_EXTENSIONS: &[&str] = &[
@@ -79,6 +81,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
     }
     res.scope_words = scope_words(query);
+    res.literals = literals(query, !res.frames.is_empty());
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
     for (raw, sentence_start) in tokens(query) {
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
@@ -250,6 +253,88 @@ pub fn name_forms(word: &str) -> Vec<String> {
     forms
 }
 
+/// Quoted text at most this long is looked for verbatim.
+const MAX_LITERAL_CHARS: usize = 120;
+/// At most this many literals are taken from a task.
+const MAX_LITERALS: usize = 8;
+
+/// Text the task quotes, which the code may hold verbatim: a message or heading in double
+/// or single quotes (`"SEE ALSO"`, `'Not enough space'`), a phrase in backticks with a space
+/// in it (`` `rg --files` ``), or a run of two or more words in capitals (`GLOBAL OPTIONS`).
+/// A quote never spans lines; a single quote opens only where a word cannot go on
+/// (`don't` opens nothing); a quoted path is a path, not a literal. In a task with a stack
+/// trace, indented lines (its frames and the source lines they echo) are not read: their
+/// frames already point at that code.
+pub fn literals(query: &str, has_trace: bool) -> Vec<String> {
+    let mut res: Vec<String> = Vec::new();
+    let mut push = |text: &str| {
+        let text = text.trim();
+        let chars = text.chars().count();
+        let path = !text.contains(' ') && (text.contains('/') || text.contains('\\'));
+        if (4..=MAX_LITERAL_CHARS).contains(&chars)
+            && !path
+            && text.chars().any(char::is_alphabetic)
+            && !res.iter().any(|known| known == text)
+            && res.len() < MAX_LITERALS
+        {
+            res.push(text.to_owned());
+        }
+    };
+    for line in query.lines() {
+        if has_trace && line.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let bytes = line.as_bytes();
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let quote = bytes[pos];
+            if !matches!(quote, b'"' | b'\'' | b'`') {
+                pos += 1;
+                continue;
+            }
+            let opens = quote != b'\''
+                || pos == 0
+                || !(bytes[pos - 1].is_ascii_alphanumeric() || bytes[pos - 1] == b'_');
+            let close = line[pos + 1..].find(quote as char).map(|at| pos + 1 + at);
+            let Some(close) = close.filter(|_| opens) else {
+                pos += 1;
+                continue;
+            };
+            let closes = quote != b'\''
+                || bytes
+                    .get(close + 1)
+                    .is_none_or(|next| !(next.is_ascii_alphanumeric() || *next == b'_'));
+            if !closes {
+                pos += 1;
+                continue;
+            }
+            let inner = &line[pos + 1..close];
+            if quote != b'`' || inner.trim().contains(char::is_whitespace) {
+                push(inner);
+            }
+            pos = close + 1;
+        }
+        // Runs of words in capitals.
+        let mut run: Vec<&str> = Vec::new();
+        let mut flush = |run: &mut Vec<&str>| {
+            if run.len() >= 2 {
+                push(&run.join(" "));
+            }
+            run.clear();
+        };
+        for word in line.split(' ') {
+            let capitals = word.len() >= 2 && word.bytes().all(|byte| byte.is_ascii_uppercase());
+            if capitals {
+                run.push(word);
+            } else {
+                flush(&mut run);
+            }
+        }
+        flush(&mut run);
+    }
+    res
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,5 +388,28 @@ mod tests {
         // A stem that lost its `e` is tried with it.
         let words = vec![stem("parsing"), "config".to_owned()];
         assert!(compound_candidates(&words).contains(&"parseconfig".to_owned()));
+    }
+
+    #[test]
+    fn quoted_text_and_runs_of_capitals_are_literals() {
+        let literals = literals(
+            "Ensure SEE ALSO has no comma\nthe message read \"Invalid input: expected number\", \
+             don't wrap 'Not enough space' or `rg --files`; `z.record`, 'x' and \"src/app.py\" are not",
+            false,
+        );
+        assert_eq!(
+            literals,
+            [
+                "SEE ALSO",
+                "Invalid input: expected number",
+                "Not enough space",
+                "rg --files"
+            ]
+        );
+        assert!(super::literals("it's the user's choice", false).is_empty());
+        // In a stack trace, the frames' lines are not read; its message is.
+        let trace = "Traceback (most recent call last):\n  File \"app.py\", line 3, in run\n    \
+                     db.execute(\"SELECT quantity FROM stock\")\nKeyError: 'missing claim'";
+        assert_eq!(super::literals(trace, true), ["missing claim"]);
     }
 }

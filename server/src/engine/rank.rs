@@ -8,7 +8,7 @@
 use super::intent::IntentKind;
 use super::query::{compound_candidates, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
-use super::text::normalize_name;
+use super::text::{for_each_word, identifier_terms, normalize_name};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, Index, MatchTier};
 
@@ -59,6 +59,12 @@ const DECLARATION_WORDS: &[&str] = &[
     "dts",
 ];
 const NEIGHBOUR_BOOST: f32 = 1.15;
+/// Quoted text found verbatim in the code (a message, a heading).
+const W_LITERAL: f32 = 2.0;
+/// A literal found in more files than this names none of them.
+const MAX_LITERAL_FILES: usize = 4;
+/// Files checked for a literal at most (those holding all of its words).
+const MAX_LITERAL_CANDIDATES: usize = 400;
 /// A mirrored copy of a file (see `SearchIndex::mirror_of`) ranks well below the copy that
 /// stands for it: the two would match equally, and the second adds nothing.
 const MIRROR_PENALTY: f32 = 0.3;
@@ -341,6 +347,36 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
         }
     }
+    // Quoted text the code holds verbatim: the innermost definition holding it, in each of
+    // the few files that do.
+    let mut literal_list: Vec<(DefId, String)> = Vec::new();
+    for literal in &analysis.literals {
+        let mut terms: Vec<String> = Vec::new();
+        for_each_word(literal, |_, word| {
+            identifier_terms(word, |term| terms.push(term.to_owned()))
+        });
+        let candidates = input.search.files_with_all_terms(&terms);
+        if terms.is_empty() || candidates.len() > MAX_LITERAL_CANDIDATES {
+            continue;
+        }
+        let hits: Vec<(FileId, usize)> = candidates
+            .into_iter()
+            .filter_map(|file| {
+                let offset = index.file(file)?.text.find(literal.as_str())?;
+                Some((file, offset))
+            })
+            .collect();
+        if hits.len() > MAX_LITERAL_FILES {
+            continue;
+        }
+        let shown: String = literal.chars().take(40).collect();
+        for (file, offset) in hits {
+            if let Some(def) = index.enclosing_defs(file, offset as u32).first() {
+                literal_list.push((*def, format!("literal:{shown}")));
+            }
+        }
+    }
+    fusion.add_list(W_LITERAL, &literal_list, false);
     let usage_list = external_usages(index, &analysis.mentions);
     fusion.add_list(W_USAGE, &usage_list, false);
     let direct_mentions = analysis.mentions.iter().any(|mention| mention.certain);
@@ -841,5 +877,48 @@ export function send(request: Request, options: RetryOptions) {
         let (path, declarations) = top_file("add a type for the retry limit", IntentKind::BugFix);
         assert_eq!(path, "source/types/retry.ts");
         assert!(declarations.is_empty());
+    }
+
+    #[test]
+    fn quoted_text_points_at_the_code_that_holds_it() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r##"
+//- /doc/man_docs.go
+package doc
+
+func genMan(cmd *Command, buf *bytes.Buffer) {
+	buf.WriteString("# SEE ALSO\n")
+	for _, c := range cmd.Commands() {
+		buf.WriteString(c.Name() + ", ")
+	}
+}
+//- /command.go
+package cobra
+
+// Commands returns the sub-commands.
+func (c *Command) Commands() []*Command { return c.commands }
+
+// Name returns the command's name.
+func (c *Command) Name() string { return c.use }
+"##,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let analysis = analyze("Ensure SEE ALSO list has no leading comma");
+        let ranking = rank(&RankInput {
+            index: &index,
+            search: &search,
+            analysis: &analysis,
+            intent: IntentKind::BugFix,
+            active_file: None,
+            active_offset: None,
+            pinned: &[],
+        });
+        let best = &ranking.defs[0];
+        assert_eq!(&*index.def(best.def).unwrap().name, "genMan");
+        assert!(best.reasons.contains(&"literal:SEE ALSO".to_owned()));
+        assert_eq!(
+            index.file(ranking.files[0].file).unwrap().path.as_ref(),
+            "doc/man_docs.go"
+        );
     }
 }

@@ -380,6 +380,32 @@ impl<Id: Copy + Ord> Corpus<'_, Id> {
         self.base.list(term).len() as u32 - dead + self.delta.list(term).len() as u32
     }
 
+    /// Live documents containing every one of `terms` (in document order).
+    fn containing_all(&self, terms: &[u32]) -> Vec<Id> {
+        let Some(&rarest) = terms.iter().min_by_key(|term| self.df(**term)) else {
+            return Vec::new();
+        };
+        let has = |list: &[(u32, u16)], doc: u32| {
+            list.binary_search_by_key(&doc, |(doc, _)| *doc).is_ok()
+        };
+        let base_docs = self.base.n_docs();
+        let in_base = self
+            .base
+            .list(rarest)
+            .iter()
+            .map(|(doc, _)| *doc)
+            .filter(|doc| !self.dead.is_dead(*doc))
+            .filter(|doc| terms.iter().all(|term| has(self.base.list(*term), *doc)));
+        let in_delta = self
+            .delta
+            .list(rarest)
+            .iter()
+            .map(|(doc, _)| *doc)
+            .filter(|doc| terms.iter().all(|term| has(self.delta.list(*term), *doc)))
+            .map(|doc| base_docs + doc);
+        in_base.chain(in_delta).map(|doc| self.id(doc)).collect()
+    }
+
     /// The `limit` best documents for the query terms (best first, ties by id, which orders
     /// documents as a fresh build numbers them); the weights count repeated query terms.
     /// Scores accumulate in a dense table (every score is positive, so zero marks an
@@ -757,6 +783,18 @@ impl SearchIndex {
     /// Files ranked by BM25 (best first, at most `limit`).
     pub fn search_files(&self, query_terms: &[String], limit: usize) -> Vec<(FileId, f32)> {
         self.file_corpus().top(&self.term_ids(query_terms), limit)
+    }
+
+    /// Files whose text holds every one of `terms` (none when a term is unknown).
+    pub fn files_with_all_terms(&self, terms: &[String]) -> Vec<FileId> {
+        let mut ids: Vec<u32> = Vec::with_capacity(terms.len());
+        for term in terms {
+            match self.terms.id(term) {
+                Some(id) => ids.push(id),
+                None => return Vec::new(),
+            }
+        }
+        self.file_corpus().containing_all(&ids)
     }
 
     /// The share of files that contain `term` (0 when unknown).
