@@ -292,8 +292,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     for mention in &analysis.mentions {
         let last = mention.segments.last().expect("mentions have segments");
         let mut exact: Vec<DefId> = index.defs_named(last).to_vec();
-        // A word that only may be a name (`OLD`, `Session` in prose) names it as written.
-        if exact.is_empty() && mention.certain {
+        // A word that only may be a name (`OLD`, `Session` in prose) names it as written;
+        // a name of one or two letters in another case (`i`, `I`) is another name.
+        if exact.is_empty() && mention.certain && last.chars().count() >= 3 {
             exact = index.defs_named_ignore_case(last);
         }
         if mention.segments.len() > 1 {
@@ -762,6 +763,7 @@ mod tests {
             r#"
 //- /src/store.rs
 pub struct Session {}
+pub struct I {}
 impl Session {
     pub fn new() -> Session { Session {} }
 }
@@ -793,6 +795,8 @@ impl Session {
         assert!(!exact(reasons_of(query, "new")));
         // Written as code, the name matches whatever its case.
         assert!(exact(reasons_of("call `NEW` on it", "new")));
+        // Not a name of one or two letters: `i` is a variable, not the type `I`.
+        assert!(!exact(reasons_of("whether `i` is the position", "I")));
     }
 
     #[test]
