@@ -83,6 +83,9 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "fixes", 3.0),
     (IntentKind::BugFix, "fixed", 3.0),
     (IntentKind::BugFix, "fixing", 3.0),
+    (IntentKind::BugFix, "bugfix", 3.0),
+    (IntentKind::BugFix, "bugfixes", 3.0),
+    (IntentKind::BugFix, "hotfix", 3.0),
     (IntentKind::BugFix, "do not", 2.0),
     (IntentKind::BugFix, "don't", 1.5),
     (IntentKind::BugFix, "ensure", 1.5),
@@ -465,6 +468,10 @@ mod tests {
             IntentKind::DefinitionLookup
         );
         assert_eq!(kind_of("the cart"), IntentKind::Implementation);
+        assert_eq!(
+            kind_of("[bugfix] change how the method subrouter matches handlers"),
+            IntentKind::BugFix
+        );
         // Cues with an apostrophe match words split at it.
         assert_eq!(
             kind_of("Don't use pyOpenSSL unless no SNI is detected"),
