@@ -527,21 +527,27 @@ impl Segment {
     }
 }
 
-/// Files with fewer definitions than this are never called mirrors: small files (an
-/// `index.ts` re-exporting two names) look alike without being copies.
+/// Files with fewer definitions than this are called mirrors only when their whole paths
+/// agree below the top directory (`src/middleware/cache/index.ts` and
+/// `deno_dist/middleware/cache/index.ts`): small files elsewhere (an `index.ts` re-exporting
+/// two names) look alike without being copies.
 const MIN_MIRROR_DEFS: usize = 4;
 
-/// The key that groups candidate copies: the file name and every definition's name, kind
-/// and parent.
+/// The key that groups candidate copies: every definition's name, kind and parent, with the
+/// file name, or for a small file its path below the top directory.
 fn mirror_key(data: &FileData) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let defs = &data.syntax.defs;
-    if defs.len() < MIN_MIRROR_DEFS {
-        return None;
-    }
+    let place = if defs.len() >= MIN_MIRROR_DEFS {
+        data.path.rsplit('/').next().unwrap_or(&data.path)
+    } else {
+        match data.path.split_once('/') {
+            Some((_, below_top)) if !defs.is_empty() => below_top,
+            _ => return None,
+        }
+    };
     let mut hasher = rustc_hash::FxHasher::default();
-    let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
-    file_name.hash(&mut hasher);
+    place.hash(&mut hasher);
     for def in defs.iter() {
         def.name.hash(&mut hasher);
         def.kind.hash(&mut hasher);
@@ -566,8 +572,11 @@ fn find_mirrors(files: &[(FileId, &Arc<FileData>, Option<u64>)]) -> FxHashMap<Fi
             (path.matches('/').count(), path.len(), path.clone(), *file)
         });
         let (canonical, canonical_data) = group[0];
+        let below_top = |path: &str| path.split_once('/').map(|(_, rest)| rest.to_owned());
         let same_defs = |data: &FileData| {
             data.syntax.defs.len() == canonical_data.syntax.defs.len()
+                && (data.syntax.defs.len() >= MIN_MIRROR_DEFS
+                    || below_top(&data.path) == below_top(&canonical_data.path))
                 && data
                     .syntax
                     .defs
@@ -976,19 +985,33 @@ export function number() {}
 export function a() {}
 //- /src/b/index.ts
 export function a() {}
+//- /src/middleware/cache/index.ts
+export const cache = () => {}
+//- /deno_dist/middleware/cache/index.ts
+export const cache = () => {}
+//- /lib/middleware/etag/index.ts
+export const cache = () => {}
 "#,
         );
         let search = SearchIndex::build(&index, 0, None);
         let path = |file: &FileId| index.file(*file).unwrap().path.to_string();
-        let mirrors: Vec<(String, String)> = search
+        let mut mirrors: Vec<(String, String)> = search
             .mirror_of
             .iter()
             .map(|(copy, canonical)| (path(copy), path(canonical)))
             .collect();
-        // Different definitions are not copies, and small files are never called copies.
+        mirrors.sort();
+        // Different definitions are not copies, and small files are copies only when their
+        // paths agree below the top directory.
         assert_eq!(
             mirrors,
-            [("deno/lib/types.ts".to_owned(), "src/types.ts".to_owned())]
+            [
+                ("deno/lib/types.ts".to_owned(), "src/types.ts".to_owned()),
+                (
+                    "deno_dist/middleware/cache/index.ts".to_owned(),
+                    "src/middleware/cache/index.ts".to_owned()
+                )
+            ]
         );
     }
 }
