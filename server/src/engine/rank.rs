@@ -253,6 +253,24 @@ fn external_usages(index: &Index, mentions: &[super::query::Mention]) -> Vec<(De
     list
 }
 
+/// The shortest start of a quote worth looking for: two words and this many bytes.
+const MIN_LITERAL_START: usize = 12;
+/// How many shorter starts of a quote are tried.
+const MAX_LITERAL_STARTS: usize = 4;
+
+/// A quote, then its starts that end a word before a space, longest first (`Invalid input:
+/// expected number, received number` -> `Invalid input: expected number,` -> ... ->
+/// `Invalid input: expected`), down to two words and [`MIN_LITERAL_START`] bytes.
+fn literal_starts(literal: &str) -> impl Iterator<Item = &str> {
+    let cuts = literal
+        .char_indices()
+        .filter(|(_, ch)| *ch == ' ')
+        .map(|(at, _)| literal[..at].trim_end())
+        .filter(|start| start.len() >= MIN_LITERAL_START && start.contains(' '))
+        .collect::<Vec<_>>();
+    std::iter::once(literal).chain(cuts.into_iter().rev().take(MAX_LITERAL_STARTS))
+}
+
 pub fn rank(input: &RankInput<'_>) -> Ranking {
     let index = input.index;
     let analysis = input.analysis;
@@ -349,31 +367,38 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
     }
     // Quoted text the code holds verbatim: the innermost definition holding it, in each of
-    // the few files that do.
+    // the few files that do. A message the code builds from parts (`expected ${x}`) holds
+    // only the quote's start, so shorter starts are tried while none is found.
     let mut literal_list: Vec<(DefId, String)> = Vec::new();
     for literal in &analysis.literals {
-        let mut terms: Vec<String> = Vec::new();
-        for_each_word(literal, |_, word| {
-            identifier_terms(word, |term| terms.push(term.to_owned()))
-        });
-        let candidates = input.search.files_with_all_terms(&terms);
-        if terms.is_empty() || candidates.len() > MAX_LITERAL_CANDIDATES {
-            continue;
-        }
-        let hits: Vec<(FileId, usize)> = candidates
-            .into_iter()
-            .filter_map(|file| {
-                let offset = index.file(file)?.text.find(literal.as_str())?;
-                Some((file, offset))
-            })
-            .collect();
-        if hits.len() > MAX_LITERAL_FILES {
-            continue;
-        }
-        let shown: String = literal.chars().take(40).collect();
-        for (file, offset) in hits {
-            if let Some(def) = index.enclosing_defs(file, offset as u32).first() {
-                literal_list.push((*def, format!("literal:{shown}")));
+        for text in literal_starts(literal) {
+            let mut terms: Vec<String> = Vec::new();
+            for_each_word(text, |_, word| {
+                identifier_terms(word, |term| terms.push(term.to_owned()))
+            });
+            let candidates = input.search.files_with_all_terms(&terms);
+            if terms.is_empty() || candidates.len() > MAX_LITERAL_CANDIDATES {
+                break;
+            }
+            // Tests repeat the messages they check: the code that builds one is sought.
+            let hits: Vec<(FileId, usize)> = candidates
+                .into_iter()
+                .filter_map(|file| {
+                    let data = index.file(file).filter(|data| !data.is_test)?;
+                    Some((file, data.text.find(text)?))
+                })
+                .collect();
+            if hits.len() > MAX_LITERAL_FILES {
+                break;
+            }
+            let shown: String = text.chars().take(40).collect();
+            for (file, offset) in &hits {
+                if let Some(def) = index.enclosing_defs(*file, *offset as u32).first() {
+                    literal_list.push((*def, format!("literal:{shown}")));
+                }
+            }
+            if !hits.is_empty() {
+                break;
             }
         }
     }
@@ -904,6 +929,14 @@ func (c *Command) Commands() []*Command { return c.commands }
 
 // Name returns the command's name.
 func (c *Command) Name() string { return c.use }
+//- /doc/man_docs_test.go
+func TestGenManSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
+//- /doc/md_docs_test.go
+func TestGenMdSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
+//- /doc/rest_docs_test.go
+func TestGenRestSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
+//- /doc/yaml_docs_test.go
+func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
 "##,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
@@ -924,5 +957,22 @@ func (c *Command) Name() string { return c.use }
             index.file(ranking.files[0].file).unwrap().path.as_ref(),
             "doc/man_docs.go"
         );
+    }
+
+    #[test]
+    fn a_quote_is_tried_whole_then_by_shorter_starts() {
+        let starts: Vec<&str> =
+            literal_starts("Invalid input: expected number, received number").collect();
+        assert_eq!(
+            starts,
+            [
+                "Invalid input: expected number, received number",
+                "Invalid input: expected number, received",
+                "Invalid input: expected number,",
+                "Invalid input: expected",
+                "Invalid input:",
+            ]
+        );
+        assert_eq!(literal_starts("SEE ALSO").collect::<Vec<_>>(), ["SEE ALSO"]);
     }
 }
