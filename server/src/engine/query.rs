@@ -258,6 +258,50 @@ const MAX_LITERAL_CHARS: usize = 120;
 /// At most this many literals are taken from a task.
 const MAX_LITERALS: usize = 8;
 
+/// The message of a line that reports an error: `<Name>Error: message` (also `Exception`,
+/// `Warning`, or any class by its dotted path: `requests.exceptions.InvalidURL`), or `panic:`, `error:`, `fatal:` in any case, with an
+/// optional `[code]` (`error[E0599]:`). The message stops before a quote longer than the
+/// literal limit would take.
+fn error_message(line: &str) -> Option<&str> {
+    // The name is the word before a `: ` (a log line's time and level come before it).
+    line.match_indices(": ")
+        .find_map(|(at, _)| {
+            let head = line[..at].rsplit(char::is_whitespace).next()?;
+            error_name(head).then(|| &line[at + 2..])
+        })
+        .and_then(message_start)
+}
+
+/// Whether `head` (the word before a `: `) names an error: see [`error_message`].
+fn error_name(head: &str) -> bool {
+    let head = head.split_once('[').map_or(head, |(name, _)| name);
+    let name = head.rsplit('.').next().unwrap_or(head);
+    let is_error = ["Error", "Exception", "Warning"]
+        .iter()
+        .any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
+        || (head.contains('.') && name.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        || ["panic", "error", "fatal"]
+            .iter()
+            .any(|word| name.eq_ignore_ascii_case(word));
+    is_error && !head.is_empty()
+}
+
+/// A message as a literal: unquoted, and at most [`MAX_LITERAL_CHARS`], cut at a space.
+fn message_start(message: &str) -> Option<&str> {
+    let message = message
+        .trim()
+        .trim_matches(|ch: char| matches!(ch, '\'' | '"' | '`'));
+    if message.chars().count() <= MAX_LITERAL_CHARS {
+        return Some(message);
+    }
+    // A long message: its start, cut at a space.
+    let end = message
+        .char_indices()
+        .nth(MAX_LITERAL_CHARS)
+        .map_or(message.len(), |(at, _)| at);
+    message[..end].rfind(' ').map(|at| &message[..at])
+}
+
 /// Text the task quotes, which the code may hold verbatim: a message or heading in double
 /// or single quotes (`"SEE ALSO"`, `'Not enough space'`), a phrase in backticks with a space
 /// in it (`` `rg --files` ``), or a run of two or more words in capitals (`GLOBAL OPTIONS`).
@@ -313,6 +357,11 @@ pub fn literals(query: &str, has_trace: bool) -> Vec<String> {
                 push(inner);
             }
             pos = close + 1;
+        }
+        // An error's message (`ValueError: Invalid URL`, `panic: store is closed`,
+        // `error[E0308]: mismatched types`): code that raises it holds it.
+        if let Some(message) = error_message(line) {
+            push(message);
         }
         // Runs of words in capitals.
         let mut run: Vec<&str> = Vec::new();
@@ -411,5 +460,29 @@ mod tests {
         let trace = "Traceback (most recent call last):\n  File \"app.py\", line 3, in run\n    \
                      db.execute(\"SELECT quantity FROM stock\")\nKeyError: 'missing claim'";
         assert_eq!(super::literals(trace, true), ["missing claim"]);
+        // An error's message is quoted by the error.
+        assert_eq!(
+            super::literals(
+                "requests.exceptions.InvalidURL: Invalid URL: No host supplied",
+                false
+            ),
+            ["Invalid URL: No host supplied"]
+        );
+        assert_eq!(
+            super::literals("panic: store is closed\n\ngoroutine 1 [running]:", false),
+            ["store is closed"]
+        );
+        assert_eq!(
+            super::literals("error[E0308]: mismatched types", false),
+            ["mismatched types"]
+        );
+        assert!(super::literals("Note: this is not an error", false).is_empty());
+        assert_eq!(
+            super::literals(
+                "[09:12:44] WARNING app: shop.PayloadError: missing customer",
+                false
+            ),
+            ["missing customer"]
+        );
     }
 }
