@@ -64,7 +64,12 @@ const W_LITERAL: f32 = 2.0;
 /// A literal found in more files than this names none of them.
 const MAX_LITERAL_FILES: usize = 4;
 /// Files checked for a literal at most (those holding all of its words).
-const MAX_LITERAL_CANDIDATES: usize = 400;
+const MAX_LITERAL_CANDIDATES: usize = 100;
+/// Places in one file a quote's start is checked at.
+const MAX_LITERAL_OCCURRENCES: usize = 16;
+/// Bytes of file text a task's literals may scan in all: a bound on the search's time
+/// (about a millisecond) whatever the task quotes and the repository holds.
+const MAX_LITERAL_SCAN_BYTES: usize = 2 << 20;
 /// A mirrored copy of a file (see `SearchIndex::mirror_of`) ranks well below the copy that
 /// stands for it: the two would match equally, and the second adds nothing.
 const MIRROR_PENALTY: f32 = 0.3;
@@ -271,6 +276,78 @@ fn literal_starts(literal: &str) -> impl Iterator<Item = &str> {
     std::iter::once(literal).chain(cuts.into_iter().rev().take(MAX_LITERAL_STARTS))
 }
 
+/// Where the code holds a quote, tests aside: the longest of its starts (see
+/// [`literal_starts`]) that some file holds, with the files that hold it (at most
+/// [`MAX_LITERAL_FILES`]) and where. A message the code builds from parts (`expected ${x}`)
+/// holds only the quote's start. The whole quote is looked for first (its words are in the
+/// fewest files); then its shortest start, which every longer one begins with, so that one
+/// scan finds the longest start each file holds. `scan_left` bounds the bytes scanned.
+fn find_literal<'q>(
+    index: &Index,
+    search: &SearchIndex,
+    literal: &'q str,
+    scan_left: &mut usize,
+) -> Option<(&'q str, Vec<(FileId, usize)>)> {
+    let starts: Vec<&str> = literal_starts(literal).collect();
+    let sought = if starts.len() > 1 {
+        vec![starts[0], starts[starts.len() - 1]]
+    } else {
+        vec![starts[0]]
+    };
+    for text in sought {
+        let mut terms: Vec<String> = Vec::new();
+        for_each_word(text, |_, word| {
+            identifier_terms(word, |term| terms.push(term.to_owned()))
+        });
+        if terms.is_empty() {
+            return None;
+        }
+        // Tests repeat the messages they check: the code that builds one is sought.
+        let candidates: Vec<(FileId, &str)> = search
+            .files_with_all_terms(&terms)
+            .into_iter()
+            .filter_map(|file| {
+                let data = index.file(file).filter(|data| !data.is_test)?;
+                Some((file, &*data.text))
+            })
+            .collect();
+        let bytes: usize = candidates.iter().map(|(_, code)| code.len()).sum();
+        if candidates.len() > MAX_LITERAL_CANDIDATES || bytes > *scan_left {
+            return None;
+        }
+        *scan_left -= bytes;
+        // Each file's longest start: (its position in `starts`, file, offset).
+        let mut found: Vec<(usize, FileId, usize)> = Vec::new();
+        for (file, code) in candidates {
+            let best = code
+                .match_indices(text)
+                .take(MAX_LITERAL_OCCURRENCES)
+                .filter_map(|(offset, _)| {
+                    let rest = &code[offset..];
+                    let longest = starts.iter().position(|start| rest.starts_with(start))?;
+                    Some((longest, offset))
+                })
+                .min();
+            if let Some((longest, offset)) = best {
+                found.push((longest, file, offset));
+            }
+        }
+        let Some(longest) = found.iter().map(|(longest, _, _)| *longest).min() else {
+            continue;
+        };
+        let hits: Vec<(FileId, usize)> = found
+            .into_iter()
+            .filter(|(at, _, _)| *at == longest)
+            .map(|(_, file, offset)| (file, offset))
+            .collect();
+        if hits.len() > MAX_LITERAL_FILES {
+            return None;
+        }
+        return Some((starts[longest], hits));
+    }
+    None
+}
+
 pub fn rank(input: &RankInput<'_>) -> Ranking {
     let index = input.index;
     let analysis = input.analysis;
@@ -367,38 +444,17 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
     }
     // Quoted text the code holds verbatim: the innermost definition holding it, in each of
-    // the few files that do. A message the code builds from parts (`expected ${x}`) holds
-    // only the quote's start, so shorter starts are tried while none is found.
+    // the few files that do.
     let mut literal_list: Vec<(DefId, String)> = Vec::new();
+    let mut scan_left = MAX_LITERAL_SCAN_BYTES;
     for literal in &analysis.literals {
-        for text in literal_starts(literal) {
-            let mut terms: Vec<String> = Vec::new();
-            for_each_word(text, |_, word| {
-                identifier_terms(word, |term| terms.push(term.to_owned()))
-            });
-            let candidates = input.search.files_with_all_terms(&terms);
-            if terms.is_empty() || candidates.len() > MAX_LITERAL_CANDIDATES {
-                break;
-            }
-            // Tests repeat the messages they check: the code that builds one is sought.
-            let hits: Vec<(FileId, usize)> = candidates
-                .into_iter()
-                .filter_map(|file| {
-                    let data = index.file(file).filter(|data| !data.is_test)?;
-                    Some((file, data.text.find(text)?))
-                })
-                .collect();
-            if hits.len() > MAX_LITERAL_FILES {
-                break;
-            }
-            let shown: String = text.chars().take(40).collect();
-            for (file, offset) in &hits {
-                if let Some(def) = index.enclosing_defs(*file, *offset as u32).first() {
-                    literal_list.push((*def, format!("literal:{shown}")));
-                }
-            }
-            if !hits.is_empty() {
-                break;
+        let Some((text, hits)) = find_literal(index, input.search, literal, &mut scan_left) else {
+            continue;
+        };
+        let shown: String = text.chars().take(40).collect();
+        for (file, offset) in hits {
+            if let Some(def) = index.enclosing_defs(file, offset as u32).first() {
+                literal_list.push((*def, format!("literal:{shown}")));
             }
         }
     }
