@@ -259,9 +259,9 @@ const MAX_LITERAL_CHARS: usize = 120;
 const MAX_LITERALS: usize = 8;
 
 /// The message of a line that reports an error: `<Name>Error: message` (also `Exception`,
-/// `Warning`, or any class by its dotted path: `requests.exceptions.InvalidURL`), or `panic:`, `error:`, `fatal:` in any case, with an
-/// optional `[code]` (`error[E0599]:`). The message stops before a quote longer than the
-/// literal limit would take.
+/// `Warning`, or any class by its dotted path: `requests.exceptions.InvalidURL`), or
+/// `panic:`, `error:`, `fatal:` in any case, with an optional `[code]` (`error[E0599]:`);
+/// a message longer than a literal may be is cut to its start (see [`message_start`]).
 fn error_message(line: &str) -> Option<&str> {
     // The name is the word before a `: ` (a log line's time and level come before it).
     line.match_indices(": ")

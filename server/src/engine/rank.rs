@@ -263,9 +263,10 @@ const MIN_LITERAL_START: usize = 12;
 /// How many shorter starts of a quote are tried.
 const MAX_LITERAL_STARTS: usize = 4;
 
-/// A quote, then its starts that end a word before a space, longest first (`Invalid input:
-/// expected number, received number` -> `Invalid input: expected number,` -> ... ->
-/// `Invalid input: expected`), down to two words and [`MIN_LITERAL_START`] bytes.
+/// A quote, then the [`MAX_LITERAL_STARTS`] longest of its starts that end a word before a
+/// space, longest first (`Invalid input: expected number, received number` -> `Invalid
+/// input: expected number, received` -> ... -> `Invalid input:`), none shorter than two
+/// words and [`MIN_LITERAL_START`] bytes.
 fn literal_starts(literal: &str) -> impl Iterator<Item = &str> {
     let cuts = literal
         .char_indices()
@@ -280,8 +281,8 @@ fn literal_starts(literal: &str) -> impl Iterator<Item = &str> {
 /// [`literal_starts`]) that some file holds, with the files that hold it (at most
 /// [`MAX_LITERAL_FILES`]) and where. A message the code builds from parts (`expected ${x}`)
 /// holds only the quote's start. The whole quote is looked for first (its words are in the
-/// fewest files); then its shortest start, which every longer one begins with, so that one
-/// scan finds the longest start each file holds. `scan_left` bounds the bytes scanned.
+/// fewest files); then the shortest start tried, which every longer one begins with, so that
+/// one scan finds the longest start each file holds. `scan_left` bounds the bytes scanned.
 fn find_literal<'q>(
     index: &Index,
     search: &SearchIndex,
