@@ -344,6 +344,18 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
         .filter(|word| !matches!(*word, "a" | "an" | "the" | "some" | "more"))
         .collect();
     let joined_content = format!(" {} ", content.join(" "));
+    // Each line's words: a test cue past the first line counts only where it asks for tests
+    // at the start of a line (`Write tests for ...`), not in a commit message's list of what
+    // else changed (`* Test for multipart POST`).
+    let lines: Vec<String> = query
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let mut line_words: Vec<String> = Vec::new();
+            super::text::for_each_word(line, |_, word| line_words.push(word.to_lowercase()));
+            format!(" {} ", line_words.join(" "))
+        })
+        .collect();
     for (kind, cue, weight) in CUES {
         // Words split at apostrophes (`don't` is `don`, `t`), so cues are matched that way.
         let needle = format!(" {} ", cue.replace('\'', " "));
@@ -354,6 +366,17 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             continue;
         };
         let at_start = position == 0;
+        if *kind == IntentKind::TestWriting && !at_start {
+            let in_title = lines.first().is_some_and(|line| line.contains(&needle));
+            let asks = cue
+                .split(' ')
+                .next()
+                .is_some_and(|verb| TEST_VERBS.contains(&verb));
+            let opens_a_line = asks && lines.iter().skip(1).any(|line| line.starts_with(&needle));
+            if !in_title && !opens_a_line {
+                continue;
+            }
+        }
         // Tests mentioned in passing (`..., and add tests`) do not make a test-writing task.
         let weight = match (at_start, *kind == IntentKind::TestWriting) {
             (true, _) => weight * 2.0,
@@ -471,6 +494,15 @@ mod tests {
         assert_eq!(
             kind_of("[bugfix] change how the method subrouter matches handlers"),
             IntentKind::BugFix
+        );
+        // A test listed among a commit's changes does not make it test writing.
+        assert_eq!(
+            kind_of("Always rewind files on uploads\n\n* Test for posting a file twice\n* Lint"),
+            IntentKind::Implementation
+        );
+        assert_eq!(
+            kind_of("The retry policy has no coverage.\nWrite tests for RetryPolicy.delay"),
+            IntentKind::TestWriting
         );
         // Cues with an apostrophe match words split at it.
         assert_eq!(
