@@ -134,6 +134,24 @@
       body: (_) @body)) @definition.function @exported)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
+; A module's default export as a named class: `module.exports = class Application extends
+; Emitter {}` (its methods are found inside the class body).
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    right: (class
+      name: (_) @name
+      body: (class_body) @body)) @definition.class @exported)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+; A named function passed as an argument is defined where it is written:
+; `wrapAsync(async function dispatchHttpRequest(resolve, reject) {})`.
+(arguments
+  (function_expression
+    name: (identifier) @name
+    body: (_) @body) @definition.function)
 (export_statement
   value: [
     (function_expression

@@ -334,6 +334,29 @@ function later() {
 }
 
 #[test]
+fn javascript_named_class_exports_and_named_callbacks() {
+    // Koa's `module.exports = class Application extends Emitter {}` is a class with methods;
+    // axios's `wrapAsync(async function dispatchHttpRequest() {})` defines a function where
+    // it is passed; an anonymous callback defines nothing.
+    check(
+        "javascript_named_class_exports",
+        Language::JavaScript,
+        false,
+        r#"module.exports = class Application extends Emitter {
+  constructor (options) { super() }
+  listen (...args) { return this }
+}
+export default function httpAdapter(config) {
+  return wrapAsync(async function dispatchHttpRequest(resolve, reject) {
+    resolve(config)
+  })
+}
+items.forEach(function (item) { return item })
+"#,
+    );
+}
+
+#[test]
 fn javascript_syntax_errors_keep_the_valid_definitions() {
     check(
         "javascript_broken",
