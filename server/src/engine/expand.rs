@@ -13,6 +13,8 @@ use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
 
 /// Targets scoring below this share of the best are not primary.
+/// A ranked member's container card scores this share of the member.
+const CONTAINER_CARD_SHARE: f32 = 0.5;
 const PRIMARY_RATIO: f32 = 0.35;
 const MAX_PRIMARY: usize = 6;
 /// Cards scoring below this share of the best are left out (listed as omitted).
@@ -213,6 +215,25 @@ pub fn expand(
             false,
         ));
         n_cards += 1;
+        // A member's class, as a one-line card: a method is read in its class.
+        let parent = index.def(ranked.def).and_then(|data| data.parent);
+        if let Some(parent) = parent {
+            let parent_id = DefId {
+                file: ranked.def.file,
+                idx: parent,
+            };
+            let member = index.def(ranked.def).map_or("", |data| &*data.name);
+            if carded.insert(parent_id) {
+                candidates.push(card(
+                    index,
+                    parent_id,
+                    section,
+                    ranked.score * CONTAINER_CARD_SHARE,
+                    vec![format!("container-of:{member}")],
+                    false,
+                ));
+            }
+        }
     }
     // A map of the best file: cards for its other definitions, after everything else, so
     // the assistant sees what the file holds around the targets.
@@ -684,5 +705,45 @@ pub fn load(path: &str, mode: Mode) -> Config {
             .collect();
         typed.sort_unstable();
         assert_eq!(typed, ["Config", "Mode"]);
+    }
+
+    #[test]
+    fn a_ranked_member_brings_its_container_as_a_card() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/app.py
+def handle(request):
+    return request
+
+class Session:
+    def close(self):
+        return None
+"#,
+        );
+        let ranked = |name: &str, score: f32| Ranked {
+            def: index.defs_named(name)[0],
+            score,
+            reasons: vec!["bm25:1.00".to_owned()],
+            direct: false,
+            from_file: 0.0,
+        };
+        let handle = ranked("handle", 1.0);
+        let ranking = Ranking {
+            files: vec![RankedFile {
+                file: handle.def.file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+            // `close` ranks too low to be a target: it becomes a card.
+            defs: vec![handle, ranked("close", 0.3)],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let container = expansion
+            .candidates
+            .iter()
+            .find(|candidate| candidate.reasons.iter().any(|r| r == "container-of:close"))
+            .expect("Session carded as close's container");
+        assert_eq!(container.symbol.as_deref(), Some("Session"));
+        assert!((container.score - 0.3 * CONTAINER_CARD_SHARE).abs() < 1e-6);
     }
 }
