@@ -192,6 +192,7 @@ pub fn expand(
     imports(index, &primary_ids, top_score, pinned, &mut candidates);
     // The rest of the ranking as cards.
     let mut n_cards = 0;
+    let mut members: Vec<(&Ranked, Section)> = Vec::new();
     for ranked in &ranking.defs {
         if n_cards >= MAX_CARDS || ranked.score < top_score * CARD_RATIO {
             break;
@@ -215,24 +216,30 @@ pub fn expand(
             false,
         ));
         n_cards += 1;
-        // A member's class, as a one-line card: a method is read in its class.
-        let parent = index.def(ranked.def).and_then(|data| data.parent);
-        if let Some(parent) = parent {
-            let parent_id = DefId {
-                file: ranked.def.file,
-                idx: parent,
-            };
-            let member = index.def(ranked.def).map_or("", |data| &*data.name);
-            if carded.insert(parent_id) {
-                candidates.push(card(
-                    index,
-                    parent_id,
-                    section,
-                    ranked.score * CONTAINER_CARD_SHARE,
-                    vec![format!("container-of:{member}")],
-                    false,
-                ));
-            }
+        members.push((ranked, section));
+    }
+    // A carded member's class, as a one-line card: a method is read in its class. Added after
+    // the ranking's cards, so that a class that ranks on its own keeps its own card.
+    for (member, section) in members {
+        let Some(member_data) = index.def(member.def) else {
+            continue;
+        };
+        let Some(parent) = member_data.parent else {
+            continue;
+        };
+        let parent_id = DefId {
+            file: member.def.file,
+            idx: parent,
+        };
+        if carded.insert(parent_id) {
+            candidates.push(card(
+                index,
+                parent_id,
+                section,
+                member.score * CONTAINER_CARD_SHARE,
+                vec![format!("container-of:{}", member_data.name)],
+                false,
+            ));
         }
     }
     // A map of the best file: cards for its other definitions, after everything else, so
