@@ -13,10 +13,10 @@ use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
 
 /// Targets scoring below this share of the best are not primary.
-/// A ranked member's container card scores this share of the member.
-const CONTAINER_CARD_SHARE: f32 = 0.5;
 const PRIMARY_RATIO: f32 = 0.35;
 const MAX_PRIMARY: usize = 6;
+/// A ranked member's container card scores this share of the member.
+const CONTAINER_CARD_SHARE: f32 = 0.5;
 /// Cards scoring below this share of the best are left out (listed as omitted).
 const CARD_RATIO: f32 = 0.12;
 const MAX_CARDS: usize = 30;
