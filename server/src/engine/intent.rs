@@ -346,7 +346,8 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
     let joined_content = format!(" {} ", content.join(" "));
     // Each line's words: a test cue past the first line counts only where it asks for tests
     // at the start of a line (`Write tests for ...`), not in a commit message's list of what
-    // else changed (`* Test for multipart POST`).
+    // else changed (`* Test for multipart POST`); a look-up cue only where it opens a line
+    // (`Explain how ...`), not in a description (`... if the option is not defined`).
     let lines: Vec<String> = query
         .lines()
         .filter(|line| !line.trim().is_empty())
@@ -366,12 +367,13 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             continue;
         };
         let at_start = position == 0;
-        if *kind == IntentKind::TestWriting && !at_start {
+        if matches!(kind, IntentKind::TestWriting | IntentKind::DefinitionLookup) && !at_start {
             let in_title = lines.first().is_some_and(|line| line.contains(&needle));
-            let asks = cue
-                .split(' ')
-                .next()
-                .is_some_and(|verb| TEST_VERBS.contains(&verb));
+            let asks = *kind == IntentKind::DefinitionLookup
+                || cue
+                    .split(' ')
+                    .next()
+                    .is_some_and(|verb| TEST_VERBS.contains(&verb));
             let opens_a_line = asks && lines.iter().skip(1).any(|line| line.starts_with(&needle));
             if !in_title && !opens_a_line {
                 continue;
@@ -503,6 +505,10 @@ mod tests {
         assert_eq!(
             kind_of("The retry policy has no coverage.\nWrite tests for RetryPolicy.delay"),
             IntentKind::TestWriting
+        );
+        assert_eq!(
+            kind_of("Remove the credentials option\n\nfetch uses it if the option is not defined"),
+            IntentKind::Refactor
         );
         // Cues with an apostrophe match words split at it.
         assert_eq!(
