@@ -74,6 +74,14 @@ fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Re
     )
 }
 
+/// A candidate's rendering as a block of the answer, with its exact token count.
+fn counted(input: &AssembleInput<'_>, idx: usize, rendering_idx: usize) -> (String, u32) {
+    let candidate = &input.candidates[idx];
+    let block = render_block(input, candidate, &candidate.renderings[rendering_idx]);
+    let tokens = (input.count)(&block);
+    (block, tokens)
+}
+
 fn overlaps(
     chosen: &[Chosen],
     candidates: &[Candidate],
@@ -115,15 +123,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
      -> u32 {
         costs
             .entry((idx, rendering_idx))
-            .or_insert_with(|| {
-                let block = render_block(
-                    input,
-                    &candidates[idx],
-                    &candidates[idx].renderings[rendering_idx],
-                );
-                let tokens = (input.count)(&block);
-                (block, tokens)
-            })
+            .or_insert_with(|| counted(input, idx, rendering_idx))
             .1
     };
 
@@ -136,11 +136,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 candidates[**idx].renderings[0].body.len()
                     <= input.limit as usize * MAX_BYTES_PER_TOKEN
             })
-            .map(|idx| {
-                let block = render_block(input, &candidates[*idx], &candidates[*idx].renderings[0]);
-                let tokens = (input.count)(&block);
-                ((*idx, 0), (block, tokens))
-            })
+            .map(|idx| ((*idx, 0), counted(input, *idx, 0)))
             .collect::<Vec<_>>(),
     );
 
@@ -230,11 +226,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                     let cheapest = candidates[*idx].renderings.len() - 1;
                     let tokens = match costs.get(&(*idx, cheapest)) {
                         Some((_, tokens)) => *tokens,
-                        None => (input.count)(&render_block(
-                            input,
-                            &candidates[*idx],
-                            &candidates[*idx].renderings[cheapest],
-                        )),
+                        None => counted(input, *idx, cheapest).1,
                     };
                     (*idx, tokens)
                 })
