@@ -554,8 +554,19 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .file(file)
                 .is_some_and(|data| crate::base::is_auxiliary_path(&data.path))
     };
+    // A file's auxiliary-code and declarations-only penalties, applied to a file-level score.
+    let demote = |file: FileId, mut score: f32| {
+        if is_auxiliary(file) {
+            score *= AUXILIARY_PENALTY;
+        }
+        if is_declarations(file) {
+            score *= DECLARATIONS_PENALTY;
+        }
+        score
+    };
     // Test files rank below the code they test unless the task is about tests, and
-    // auxiliary code below the project's own: (file, BM25 score, adjusted score).
+    // auxiliary code and declarations below the code that runs: (file, BM25 score, adjusted
+    // score).
     let mut bm25_files: Vec<(FileId, f32, f32)> = input
         .search
         .search_files(&analysis.terms, 60)
@@ -565,13 +576,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             if !wants_tests && is_test_file(file) {
                 adjusted *= TEST_PENALTY;
             }
-            if is_auxiliary(file) {
-                adjusted *= AUXILIARY_PENALTY;
-            }
-            if is_declarations(file) {
-                adjusted *= DECLARATIONS_PENALTY;
-            }
-            (file, score, adjusted)
+            (file, score, demote(file, adjusted))
         })
         .collect();
     bm25_files.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
@@ -639,17 +644,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if score > 0.0 {
             // The file name counts more than the directories above it.
             let score = score + if stem_matched { 1.0 } else { 0.0 } - 0.05 * words.len() as f32;
-            let score = if is_auxiliary(*file) {
-                score * AUXILIARY_PENALTY
-            } else {
-                score
-            };
-            let score = if is_declarations(*file) {
-                score * DECLARATIONS_PENALTY
-            } else {
-                score
-            };
-            path_scores.push((*file, score, matched.join("+")));
+            path_scores.push((*file, demote(*file, score), matched.join("+")));
         }
     }
     path_scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -759,20 +754,15 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
 
     // Files: the evidence of their best definitions (see FILE_EVIDENCE_WEIGHTS), the file-level
     // evidence those definitions carry counted once, plus the file's own BM25 and path-word
-    // ranks. A mirror's or auxiliary file's definitions are already scored down; its BM25 and
-    // path-word ranks are scored down the same way here.
+    // ranks. A mirror's, auxiliary or declarations-only file's definitions are already scored
+    // down; its BM25 and path-word ranks are scored down the same way here.
     let file_factor = |file: &FileId| {
-        let mut factor = 1.0;
-        if input.search.mirror_of.contains_key(file) {
-            factor *= MIRROR_PENALTY;
-        }
-        if is_auxiliary(*file) {
-            factor *= AUXILIARY_PENALTY;
-        }
-        if is_declarations(*file) {
-            factor *= DECLARATIONS_PENALTY;
-        }
-        factor
+        let mirror = if input.search.mirror_of.contains_key(file) {
+            MIRROR_PENALTY
+        } else {
+            1.0
+        };
+        demote(*file, mirror)
     };
     let mut files: FxHashMap<FileId, FileTally> = FxHashMap::default();
     for candidate in &ranked {
