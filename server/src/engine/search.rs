@@ -541,8 +541,8 @@ fn mirror_key(data: &FileData) -> Option<u64> {
     let place = if defs.len() >= MIN_MIRROR_DEFS {
         data.path.rsplit('/').next().unwrap_or(&data.path)
     } else {
-        match data.path.split_once('/') {
-            Some((_, below_top)) if !defs.is_empty() => below_top,
+        match below_top_dir(&data.path) {
+            Some(below_top) if !defs.is_empty() => below_top,
             _ => return None,
         }
     };
@@ -554,6 +554,12 @@ fn mirror_key(data: &FileData) -> Option<u64> {
         def.parent.hash(&mut hasher);
     }
     Some(hasher.finish())
+}
+
+/// A path without its top directory (`deno_dist/middleware/cache/index.ts` ->
+/// `middleware/cache/index.ts`); none for a file at the top.
+fn below_top_dir(path: &str) -> Option<&str> {
+    path.split_once('/').map(|(_, rest)| rest)
 }
 
 /// Groups files that are copies of each other (see [`SearchIndex::mirror_of`]). The copy
@@ -572,11 +578,10 @@ fn find_mirrors(files: &[(FileId, &Arc<FileData>, Option<u64>)]) -> FxHashMap<Fi
             (path.matches('/').count(), path.len(), path.clone(), *file)
         });
         let (canonical, canonical_data) = group[0];
-        let below_top = |path: &str| path.split_once('/').map(|(_, rest)| rest.to_owned());
         let same_defs = |data: &FileData| {
             data.syntax.defs.len() == canonical_data.syntax.defs.len()
                 && (data.syntax.defs.len() >= MIN_MIRROR_DEFS
-                    || below_top(&data.path) == below_top(&canonical_data.path))
+                    || below_top_dir(&data.path) == below_top_dir(&canonical_data.path))
                 && data
                     .syntax
                     .defs
