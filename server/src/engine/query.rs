@@ -258,34 +258,6 @@ const MAX_LITERAL_CHARS: usize = 120;
 /// At most this many literals are taken from a task.
 const MAX_LITERALS: usize = 8;
 
-/// The message of a line that reports an error: `<Name>Error: message` (also `Exception`,
-/// `Warning`, or any class by its dotted path: `requests.exceptions.InvalidURL`), or
-/// `panic:`, `error:`, `fatal:` in any case, with an optional `[code]` (`error[E0599]:`);
-/// a message longer than a literal may be is cut to its start (see [`message_start`]).
-fn error_message(line: &str) -> Option<&str> {
-    // The name is the word before a `: ` (a log line's time and level come before it).
-    line.match_indices(": ")
-        .find_map(|(at, _)| {
-            let head = line[..at].rsplit(char::is_whitespace).next()?;
-            error_name(head).then(|| &line[at + 2..])
-        })
-        .and_then(message_start)
-}
-
-/// Whether `head` (the word before a `: `) names an error: see [`error_message`].
-fn error_name(head: &str) -> bool {
-    let head = head.split_once('[').map_or(head, |(name, _)| name);
-    let name = head.rsplit('.').next().unwrap_or(head);
-    let is_error = ["Error", "Exception", "Warning"]
-        .iter()
-        .any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
-        || (head.contains('.') && name.starts_with(|ch: char| ch.is_ascii_uppercase()))
-        || ["panic", "error", "fatal"]
-            .iter()
-            .any(|word| name.eq_ignore_ascii_case(word));
-    is_error && !head.is_empty()
-}
-
 /// A message as a literal: unquoted, and at most [`MAX_LITERAL_CHARS`], cut at a space.
 fn message_start(message: &str) -> Option<&str> {
     let message = message
@@ -360,7 +332,7 @@ pub fn literals(query: &str, has_trace: bool) -> Vec<String> {
         }
         // An error's message (`ValueError: Invalid URL`, `panic: store is closed`,
         // `error[E0308]: mismatched types`): code that raises it holds it.
-        if let Some(message) = error_message(line) {
+        if let Some(message) = super::trace::error_message(line).and_then(message_start) {
             push(message);
         }
         // Runs of words in capitals.

@@ -1,5 +1,6 @@
 //! Stack traces and `file:line` mentions in a query: Python tracebacks, JS/TS stack
-//! frames, Go panics and goroutine dumps, Rust panics and backtraces.
+//! frames, Go panics and goroutine dumps, Rust panics and backtraces; and the messages of
+//! pasted error lines.
 //!
 //! Invariant: frames are returned innermost first; nothing here knows the index.
 
@@ -164,6 +165,31 @@ pub fn looks_like_error_log(text: &str) -> bool {
             || (line.contains("Error: ") && text.lines().count() > 1)
             || line.starts_with("Uncaught ")
     })
+}
+
+/// The message of a line that reports an error: `<Name>Error: message` (also `Exception`,
+/// `Warning`, or any class by its dotted path: `requests.exceptions.InvalidURL`), or
+/// `panic:`, `error:`, `fatal:` in any case, with an optional `[code]` (`error[E0599]:`).
+pub fn error_message(line: &str) -> Option<&str> {
+    // The name is the word before a `: ` (a log line's time and level come before it).
+    line.match_indices(": ").find_map(|(at, _)| {
+        let head = line[..at].rsplit(char::is_whitespace).next()?;
+        error_name(head).then(|| &line[at + 2..])
+    })
+}
+
+/// Whether `head` (the word before a `: `) names an error: see [`error_message`].
+fn error_name(head: &str) -> bool {
+    let head = head.split_once('[').map_or(head, |(name, _)| name);
+    let name = head.rsplit('.').next().unwrap_or(head);
+    let is_error = ["Error", "Exception", "Warning"]
+        .iter()
+        .any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
+        || (head.contains('.') && name.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        || ["panic", "error", "fatal"]
+            .iter()
+            .any(|word| name.eq_ignore_ascii_case(word));
+    is_error && !head.is_empty()
 }
 
 #[cfg(test)]
