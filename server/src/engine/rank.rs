@@ -11,6 +11,7 @@ use super::search::SearchIndex;
 use super::text::{for_each_word, identifier_terms, normalize_name};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, Index, MatchTier};
+use crate::languages::DefKind;
 
 /// Reciprocal-rank-fusion constant: small, so the head of each list dominates.
 const RRF_K: f32 = 5.0;
@@ -204,17 +205,30 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
 }
 
 /// Named identifiers that no file of the repository defines (a library's API:
-/// `Reflect.ownKeys`, `os.environ`): the definitions that use them, innermost first, uses on
-/// the named receiver (`Reflect` of `Reflect.ownKeys`) before other uses, then by path.
+/// `Reflect.ownKeys`, `os.environ`) or defines only as fields (`options.credentials`: the
+/// behaviour is in the code reading it, not in the declaration): the definitions that use
+/// them, innermost first, uses on the named receiver (`Reflect` of `Reflect.ownKeys`) before
+/// other uses, then by path.
 fn external_usages(index: &Index, mentions: &[super::query::Mention]) -> Vec<(DefId, String)> {
     let mut list = Vec::new();
     let mut seen: FxHashSet<DefId> = FxHashSet::default();
+    let only_fields = |defs: &[DefId]| {
+        defs.iter()
+            .all(|def| index.def(*def).is_some_and(|d| d.kind == DefKind::Field))
+    };
     for mention in mentions {
         let last = mention.segments.last().expect("mentions have segments");
-        if last.chars().count() < 3
-            || !index.defs_named(last).is_empty()
-            || !index.defs_named_ignore_case(last).is_empty()
-        {
+        if last.chars().count() < 3 {
+            continue;
+        }
+        let exact = index.defs_named(last);
+        let defined = if exact.is_empty() {
+            index.defs_named_ignore_case(last)
+        } else {
+            exact.to_vec()
+        };
+        let usable = defined.is_empty() || (mention.certain && only_fields(&defined));
+        if !usable {
             continue;
         }
         let files = index.files_referencing(last);
@@ -897,6 +911,41 @@ export function unrelated() {}
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
         assert!(external_usages(&index, &analysis.mentions).is_empty());
+    }
+
+    #[test]
+    fn names_defined_only_as_fields_point_at_the_code_that_reads_them() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /source/types/options.ts
+export interface Options {
+  credentials?: string;
+  timeout?: number;
+}
+//- /source/core/client.ts
+export class Client {
+  constructor(input: Request, options: Options) {
+    this.request = new Request(input, { credentials: options.credentials });
+  }
+  timeoutOf(options: Options) { return options.timeout; }
+}
+"#,
+        );
+        let usages_of = |query: &str| -> Vec<String> {
+            external_usages(&index, &analyze(query).mentions)
+                .iter()
+                .map(|(def, reason)| format!("{} {reason}", index.def(*def).unwrap().name))
+                .collect()
+        };
+        // Written as code, a field's name points at the code reading it too.
+        assert_eq!(
+            usages_of("copying `options.credentials` over is unnecessary"),
+            ["constructor uses:options.credentials"]
+        );
+        // A name that is also a function or a type is a mention only.
+        assert!(usages_of("when `Client` times out").is_empty());
+        // A plain word that happens to name a field is not code.
+        assert!(usages_of("pass the credentials on").is_empty());
     }
 
     #[test]
