@@ -272,6 +272,80 @@ fn external_usages(index: &Index, mentions: &[super::query::Mention]) -> Vec<(De
     list
 }
 
+/// Names the query mentions that a definition must reference, at least, to be where they meet.
+const MIN_CO_REFERENCED: usize = 2;
+/// A name referenced from more files than this is too common to say where others meet it.
+const MAX_CO_REFERENCE_FILES: usize = 30;
+const MAX_CO_REFERENCE_NAMES: usize = 8;
+
+/// Definitions that reference several of the names the query writes as code (`handled by
+/// HandleExitCoder as After errors are`: the code where `HandleExitCoder` and `After` meet),
+/// most names first, then by path and position.
+fn co_references(index: &Index, mentions: &[super::query::Mention]) -> Vec<(DefId, String)> {
+    let mut names: Vec<&str> = Vec::new();
+    for mention in mentions {
+        let last = mention.segments.last().expect("mentions have segments");
+        if mention.certain
+            && last.chars().count() >= 3
+            && !names.contains(&last.as_str())
+            && names.len() < MAX_CO_REFERENCE_NAMES
+        {
+            names.push(last);
+        }
+    }
+    if names.len() < MIN_CO_REFERENCED {
+        return Vec::new();
+    }
+    let mut met: FxHashMap<DefId, Vec<usize>> = FxHashMap::default();
+    for (idx, name) in names.iter().enumerate() {
+        let files = index.files_referencing(name);
+        if files.len() > MAX_CO_REFERENCE_FILES {
+            continue;
+        }
+        for file in files {
+            let Some(data) = index.file(*file) else {
+                continue;
+            };
+            for reference in data
+                .syntax
+                .refs
+                .iter()
+                .filter(|r| data.ref_text(r) == *name)
+            {
+                if let Some(&def) = index.enclosing_defs(*file, reference.range.start).first() {
+                    let seen = met.entry(def).or_default();
+                    if !seen.contains(&idx) {
+                        seen.push(idx);
+                    }
+                }
+            }
+        }
+    }
+    let mut sites: Vec<(usize, &str, u32, DefId, String)> = met
+        .into_iter()
+        .filter(|(_, seen)| seen.len() >= MIN_CO_REFERENCED)
+        .filter_map(|(def, mut seen)| {
+            let path = &*index.file(def.file)?.path;
+            let start = index.def(def)?.range.start;
+            seen.sort_unstable();
+            let joined: Vec<&str> = seen.iter().map(|idx| names[*idx]).collect();
+            Some((
+                seen.len(),
+                path,
+                start,
+                def,
+                format!("co-uses:{}", joined.join("+")),
+            ))
+        })
+        .collect();
+    sites.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(&b.2)));
+    sites
+        .into_iter()
+        .take(MAX_PER_NAME * 2)
+        .map(|(_, _, _, def, reason)| (def, reason))
+        .collect()
+}
+
 /// The shortest start of a quote worth looking for: two words and this many bytes.
 const MIN_LITERAL_START: usize = 12;
 /// How many shorter starts of a quote are tried.
@@ -476,6 +550,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     fusion.add_list(W_LITERAL, &literal_list, false);
     let usage_list = external_usages(index, &analysis.mentions);
     fusion.add_list(W_USAGE, &usage_list, false);
+    let co_list = co_references(index, &analysis.mentions);
+    fusion.add_list(W_USAGE, &co_list, false);
     let direct_mentions = analysis.mentions.iter().any(|mention| mention.certain);
     fusion.add_list(W_MENTION, &mention_list, direct_mentions);
     fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, false);
@@ -911,6 +987,40 @@ export function unrelated() {}
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
         assert!(external_usages(&index, &analysis.mentions).is_empty());
+    }
+
+    #[test]
+    fn definitions_where_named_things_meet_rank_by_how_many_they_reference() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /errors.go
+package cli
+func HandleExitCoder(err error) {}
+//- /command.go
+package cli
+type Command struct { Before func() error; After func() error }
+func (c *Command) Run() error {
+	if err := c.Before(); err != nil { HandleExitCoder(err) }
+	if err := c.After(); err != nil { HandleExitCoder(err) }
+	return nil
+}
+func (c *Command) Setup() { c.After = nil }
+"#,
+        );
+        let met = |query: &str| -> Vec<String> {
+            co_references(&index, &analyze(query).mentions)
+                .iter()
+                .map(|(def, reason)| format!("{} {reason}", index.def(*def).unwrap().name))
+                .collect()
+        };
+        assert_eq!(
+            met(
+                "errors from `Before` should be handled by `HandleExitCoder` as `After` errors are"
+            ),
+            ["Run co-uses:Before+HandleExitCoder+After"]
+        );
+        // One name written as code meets nothing; prose words are not names.
+        assert!(met("errors from Before are handled by `HandleExitCoder`").is_empty());
     }
 
     #[test]
