@@ -206,17 +206,19 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
 
 /// Named identifiers that no file of the repository defines (a library's API:
 /// `Reflect.ownKeys`, `os.environ`) or defines only as fields (`options.credentials`: the
-/// behaviour is in the code reading it, not in the declaration): the definitions that use
-/// them, innermost first, uses on the named receiver (`Reflect` of `Reflect.ownKeys`) before
-/// other uses, then by path.
-fn external_usages(index: &Index, mentions: &[super::query::Mention]) -> Vec<(DefId, String)> {
+/// behaviour is in the code reading it, not in the declaration; not with a pasted trace,
+/// whose code lines name fields all along the call chain): the definitions that use them,
+/// innermost first, uses on the named receiver (`Reflect` of `Reflect.ownKeys`) before other
+/// uses, then by path.
+fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, String)> {
     let mut list = Vec::new();
     let mut seen: FxHashSet<DefId> = FxHashSet::default();
     let only_fields = |defs: &[DefId]| {
         defs.iter()
             .all(|def| index.def(*def).is_some_and(|d| d.kind == DefKind::Field))
     };
-    for mention in mentions {
+    let fields_too = analysis.frames.is_empty();
+    for mention in &analysis.mentions {
         let last = mention.segments.last().expect("mentions have segments");
         if last.chars().count() < 3 {
             continue;
@@ -227,7 +229,7 @@ fn external_usages(index: &Index, mentions: &[super::query::Mention]) -> Vec<(De
         } else {
             exact.to_vec()
         };
-        let usable = defined.is_empty() || (mention.certain && only_fields(&defined));
+        let usable = defined.is_empty() || (fields_too && mention.certain && only_fields(&defined));
         if !usable {
             continue;
         }
@@ -548,7 +550,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
     }
     fusion.add_list(W_LITERAL, &literal_list, false);
-    let usage_list = external_usages(index, &analysis.mentions);
+    let usage_list = external_usages(index, analysis);
     fusion.add_list(W_USAGE, &usage_list, false);
     let co_list = co_references(index, &analysis.mentions);
     fusion.add_list(W_USAGE, &co_list, false);
@@ -976,7 +978,7 @@ export function unrelated() {}
 "#,
         );
         let analysis = analyze("skip non-enumerable keys: `Reflect.ownKeys` returns them too");
-        let usages = external_usages(&index, &analysis.mentions);
+        let usages = external_usages(&index, &analysis);
         let names: Vec<&str> = usages
             .iter()
             .map(|(def, _)| &*index.def(*def).unwrap().name)
@@ -986,7 +988,7 @@ export function unrelated() {}
         assert_eq!(usages[0].1, "uses:Reflect.ownKeys");
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
-        assert!(external_usages(&index, &analysis.mentions).is_empty());
+        assert!(external_usages(&index, &analysis).is_empty());
     }
 
     #[test]
@@ -1042,7 +1044,7 @@ export class Client {
 "#,
         );
         let usages_of = |query: &str| -> Vec<String> {
-            external_usages(&index, &analyze(query).mentions)
+            external_usages(&index, &analyze(query))
                 .iter()
                 .map(|(def, reason)| format!("{} {reason}", index.def(*def).unwrap().name))
                 .collect()
@@ -1056,6 +1058,10 @@ export class Client {
         assert!(usages_of("when `Client` times out").is_empty());
         // A plain word that happens to name a field is not code.
         assert!(usages_of("pass the credentials on").is_empty());
+        // With a pasted trace the frames point at the code; its lines name fields everywhere.
+        let trace = "`options.credentials` is undefined\nTypeError: boom\n    at new Client (source/core/client.ts:3:5)";
+        assert!(!analyze(trace).frames.is_empty());
+        assert!(usages_of(trace).is_empty());
     }
 
     #[test]
