@@ -34,9 +34,10 @@ const MAX_CALLER_LINES: u32 = 30;
 const MAX_OUTLINE_CARDS: usize = 40;
 const OUTLINE_SCORE: f32 = 0.21;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
-/// Files scoring at least this share of the best file are the focus of the answer; usage
-/// questions and tests reach further (callers and tests live in other files).
-const FOCUS_RATIO: f32 = 0.55;
+/// Files scoring at least this share of the best file are the focus of the answer (below it,
+/// a file is seldom one the task changes); usage questions and tests reach further (callers
+/// and tests live in other files).
+const FOCUS_RATIO: f32 = 0.65;
 const FOCUS_RATIO_WIDE: f32 = 0.5;
 const MAX_FOCUS_FILES: usize = 3;
 /// Candidates from outside the focus files keep this share of their score, unless the
@@ -656,7 +657,7 @@ mod tests {
         };
         let ranking = Ranking {
             defs: Vec::new(),
-            files: vec![file(0, 1.0), file(1, 0.6), file(2, 0.52), file(3, 0.3)],
+            files: vec![file(0, 1.0), file(1, 0.7), file(2, 0.6), file(3, 0.3)],
         };
         let focus = |intent| {
             let mut files: Vec<u32> = focus_files(&ranking, &[], intent)
