@@ -502,6 +502,11 @@ fn callers_and_tests(
             .iter()
             .filter(|r| (r.call || usage) && data.ref_text(r) == name)
         {
+            // A call that resolves to another definition of the name (another type's `new`)
+            // is not a use of this one.
+            if index.resolves_elsewhere(file, reference, def) {
+                continue;
+            }
             let enclosing = index.enclosing_defs(file, reference.range.start);
             let Some(&caller) = enclosing
                 .iter()
@@ -671,6 +676,51 @@ mod tests {
         assert_eq!(focus(IntentKind::Implementation), [0, 1]);
         assert_eq!(focus(IntentKind::UsageExploration), [0, 1, 2]);
         assert_eq!(focus(IntentKind::TestWriting), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_call_of_another_types_method_of_the_same_name_is_not_a_caller() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/sub.rs
+pub struct SubMatches {}
+impl SubMatches {
+    pub fn new() -> SubMatches { SubMatches {} }
+}
+pub struct Builder {}
+impl Builder {
+    pub fn new() -> Builder { Builder {} }
+}
+pub fn uses_sub() { let _ = SubMatches::new(); }
+pub fn uses_builder() { let _ = Builder::new(); }
+pub fn uses_vec() { let _: Vec<u8> = Vec::new(); }
+pub fn on_a_value(maker: &Maker) { maker.new(); }
+"#,
+        );
+        let target = index
+            .defs_named("new")
+            .iter()
+            .copied()
+            .find(|def| index.container_name(*def) == Some("SubMatches"))
+            .unwrap();
+        let mut candidates = Vec::new();
+        callers_and_tests(
+            &index,
+            target,
+            1.0,
+            IntentKind::BugFix,
+            &[],
+            &mut candidates,
+        );
+        let mut callers: Vec<String> = candidates
+            .iter()
+            .filter(|candidate| candidate.section == Section::Callers)
+            .filter_map(|candidate| candidate.symbol.clone())
+            .collect();
+        callers.sort();
+        // `Builder::new` and `Vec::new` are other types' constructors; a value of unknown
+        // type may be a `SubMatches`.
+        assert_eq!(callers, ["on_a_value", "uses_sub"]);
     }
 
     #[test]

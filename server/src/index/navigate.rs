@@ -86,6 +86,41 @@ impl Index {
         self.dedup_targets(res)
     }
 
+    /// Whether a reference in `file` resolves, by its scopes, its file's imports or its
+    /// receiver, to definitions none of which is `def` (`JSONBuilder::new()` is not a use of
+    /// `SubMatches::new`). A reference nothing resolves (a method called on a value of
+    /// unknown type) may be a use of `def`: no.
+    pub fn resolves_elsewhere(&self, file: FileId, reference: &Ref, def: DefId) -> bool {
+        let Some(data) = self.file(file) else {
+            return false;
+        };
+        let name = data.ref_text(reference);
+        let mut res: Vec<DefId> = Vec::new();
+        match reference.receiver {
+            Some(receiver) => {
+                let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("").trim();
+                self.member_candidates(file, reference.range.start, receiver_text, name, &mut res);
+                if res.is_empty() {
+                    // `Vec::new()`, `Promise.resolve()`: a member of a type the repository
+                    // does not define, so not of the type that holds `def`.
+                    let type_name = receiver_text
+                        .rsplit(['.', ':'])
+                        .find(|segment| !segment.is_empty())
+                        .unwrap_or(receiver_text);
+                    let type_name = type_name.split('<').next().unwrap_or(type_name);
+                    let names_type = type_name.chars().next().is_some_and(char::is_uppercase)
+                        && !SELF_RECEIVERS.contains(&type_name);
+                    return names_type
+                        && self
+                            .container_name(def)
+                            .is_some_and(|container| container != type_name);
+                }
+            }
+            None => self.scope_candidates(file, reference.range.start, name, &mut res),
+        }
+        !res.is_empty() && !res.contains(&def)
+    }
+
     fn dedup_targets(&self, defs: Vec<DefId>) -> Vec<NavTarget> {
         let mut seen = FxHashSet::default();
         defs.into_iter()
