@@ -190,6 +190,28 @@ fn references_are_narrowed_to_files_that_see_the_definition() {
         .collect();
     // The call inside pricing.py is there; every file is pricing.py or imports it.
     assert!(uris.contains(&uri.as_str()), "{uris:?}");
+
+    // `DatabaseClient.connect` is called as `self.connect()` and `client.connect()`;
+    // `sqlite3.connect(database)` is the library's function, not a reference.
+    let db = read(&root, "shop/db.py");
+    let db_uri = file_uri(&root.join("shop/db.py"));
+    let position = position_of(&db, "def connect", 4, false);
+    let refs = server.call(
+        "textDocument/references",
+        json!({"textDocument": {"uri": db_uri}, "position": position, "context": {"includeDeclaration": false}}),
+    );
+    let lines_in_db: Vec<u64> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|location| location["uri"] == db_uri.as_str())
+        .map(|location| location["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    let sqlite_line = db[..db.find("sqlite3.connect(").unwrap()]
+        .matches('\n')
+        .count() as u64;
+    assert!(!lines_in_db.is_empty(), "{refs}");
+    assert!(!lines_in_db.contains(&sqlite_line), "{refs}");
     assert!(server.shutdown().success());
 }
 

@@ -88,8 +88,9 @@ impl Index {
 
     /// Whether a reference in `file` resolves, by its scopes, its file's imports or its
     /// receiver, to definitions none of which is `def` (`JSONBuilder::new()` is not a use of
-    /// `SubMatches::new`). A reference nothing resolves (a method called on a value of
-    /// unknown type) may be a use of `def`: no.
+    /// `SubMatches::new`; `sqlite3.connect()`, a module's, is not a use of a method
+    /// `connect`). A reference nothing resolves (a method called on a value of unknown type)
+    /// may be a use of `def`: no.
     pub fn resolves_elsewhere(&self, file: FileId, reference: &Ref, def: DefId) -> bool {
         let Some(data) = self.file(file) else {
             return false;
@@ -101,6 +102,20 @@ impl Index {
                 let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("").trim();
                 self.member_candidates(file, reference.range.start, receiver_text, name, &mut res);
                 if res.is_empty() {
+                    // `sqlite3.connect()`: a member of a module imported from outside the
+                    // repository.
+                    let external = data.syntax.imports.iter().any(|import| {
+                        (import.module_binding.as_deref() == Some(receiver_text)
+                            || import.names.iter().any(|n| n.local_name() == receiver_text))
+                            && self
+                                .resolution()
+                                .modules
+                                .resolve(self, file, import)
+                                .is_empty()
+                    });
+                    if external {
+                        return true;
+                    }
                     // `Vec::new()`, `Promise.resolve()`: a member of a type the repository
                     // does not define, so not of the type that holds `def`.
                     let type_name = receiver_text

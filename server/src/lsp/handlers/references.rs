@@ -99,7 +99,16 @@ pub async fn handle(
                 continue;
             };
             for reference in &file_data.syntax.refs {
-                if file_data.ref_text(reference) == name {
+                // A use of the name that resolves to other definitions (another type's method
+                // of the same name, a library module's function) is not a reference.
+                if file_data.ref_text(reference) != name {
+                    continue;
+                }
+                let elsewhere = !targets.is_empty()
+                    && targets
+                        .iter()
+                        .all(|target| index.resolves_elsewhere(*file, reference, target.def));
+                if !elsewhere {
                     locations.push((*file, reference.range));
                 }
             }
