@@ -18,6 +18,16 @@ const MAX_REEXPORT_DEPTH: usize = 6;
 type Visited = FxHashMap<(FileId, Box<str>), usize>;
 const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self", "super"];
 
+/// The type a receiver names, if it names one: its last segment without generic arguments
+/// (`crate::json::JSONBuilder` -> `JSONBuilder`, `Foo<T>` -> `Foo`).
+fn receiver_type_name(receiver: &str) -> &str {
+    let last_segment = receiver
+        .rsplit(['.', ':'])
+        .find(|segment| !segment.is_empty())
+        .unwrap_or(receiver);
+    last_segment.split('<').next().unwrap_or(last_segment)
+}
+
 /// Where a name is defined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NavTarget {
@@ -118,11 +128,7 @@ impl Index {
                     }
                     // `Vec::new()`, `Promise.resolve()`: a member of a type the repository
                     // does not define, so not of the type that holds `def`.
-                    let type_name = receiver_text
-                        .rsplit(['.', ':'])
-                        .find(|segment| !segment.is_empty())
-                        .unwrap_or(receiver_text);
-                    let type_name = type_name.split('<').next().unwrap_or(type_name);
+                    let type_name = receiver_type_name(receiver_text);
                     let names_type = type_name.chars().next().is_some_and(char::is_uppercase)
                         && !SELF_RECEIVERS.contains(&type_name);
                     return names_type
@@ -366,11 +372,7 @@ impl Index {
             }
         }
         // `Type.name`, `Type::name`, `crate::module::name`.
-        let last_segment = receiver
-            .rsplit(['.', ':'])
-            .find(|segment| !segment.is_empty())
-            .unwrap_or(receiver);
-        let type_name = last_segment.split('<').next().unwrap_or(last_segment);
+        let type_name = receiver_type_name(receiver);
         if data.lang == Language::Rust && receiver.contains("::") || receiver.starts_with("crate") {
             // A module path: resolve it as a `use` would.
             let import = crate::syntax::Import {
