@@ -155,7 +155,12 @@ fn load_fixture(repo: &Path) -> Fixture {
     let mut files = BTreeMap::new();
     let mut manifests = Vec::new();
     for candidate in candidates {
-        let Ok(text) = walk::read_source(&candidate.abs_path, 1024 * 1024) else {
+        let Ok(text) = walk::read_source_of(
+            &candidate.abs_path,
+            &candidate.rel_path,
+            candidate.lang,
+            1024 * 1024,
+        ) else {
             continue;
         };
         match candidate.lang {

@@ -64,12 +64,16 @@ impl IndexConfig {
 /// Why a file or directory was left out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SkipReason {
-    TooLarge { size: u64 },
+    TooLarge {
+        size: u64,
+    },
     Binary,
     NotUtf8,
     Unreadable(String),
     Symlink,
     VendoredDir,
+    /// Minified JavaScript (a bundle or a vendored library): nothing anyone edits or reads.
+    Minified,
     WalkError(String),
 }
 
@@ -83,6 +87,7 @@ impl SkipReason {
             SkipReason::Unreadable(_) => "unreadable",
             SkipReason::Symlink => "symlink",
             SkipReason::VendoredDir => "vendored-dir",
+            SkipReason::Minified => "minified",
             SkipReason::WalkError(_) => "walk-error",
         }
     }
@@ -273,6 +278,46 @@ pub fn read_source(path: &Path, max_file_size: u64) -> Result<String, SkipReason
     String::from_utf8(bytes).map_err(|_| SkipReason::NotUtf8)
 }
 
+/// Average line length (bytes) above which JavaScript or TypeScript is taken for minified.
+const MINIFIED_AVERAGE_LINE: usize = 300;
+/// Files smaller than this are never taken for minified.
+const MINIFIED_MIN_BYTES: usize = 2048;
+
+/// Whether a source file is minified JavaScript or TypeScript: named `*.min.js` (`.mjs`,
+/// `.cjs`), or its lines average more than [`MINIFIED_AVERAGE_LINE`] bytes. Only these
+/// languages are minified; a Python or Rust file with a long data line is source.
+pub fn is_minified(path: &str, lang: Language, text: &str) -> bool {
+    if !matches!(
+        lang,
+        Language::JavaScript | Language::TypeScript | Language::Tsx
+    ) {
+        return false;
+    }
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    if [".min.js", ".min.mjs", ".min.cjs"]
+        .iter()
+        .any(|suffix| file_name.ends_with(suffix))
+    {
+        return true;
+    }
+    let n_lines = text.lines().count().max(1);
+    text.len() >= MINIFIED_MIN_BYTES && text.len() / n_lines > MINIFIED_AVERAGE_LINE
+}
+
+/// Reads a source file of `lang` for indexing: [`read_source`], then leaves out minified code.
+pub fn read_source_of(
+    path: &Path,
+    rel_path: &str,
+    lang: Option<Language>,
+    max_file_size: u64,
+) -> Result<String, SkipReason> {
+    let text = read_source(path, max_file_size)?;
+    match lang {
+        Some(lang) if is_minified(rel_path, lang, &text) => Err(SkipReason::Minified),
+        _ => Ok(text),
+    }
+}
+
 /// Walks the roots and analyzes every source file on all cores.
 pub fn crawl(
     roots: &[PathBuf],
@@ -314,11 +359,16 @@ enum Loaded {
 }
 
 fn load(candidate: Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
-    let text =
-        read_source(&candidate.abs_path, config.max_file_size).map_err(|reason| Skipped {
-            path: candidate.abs_path.clone(),
-            reason,
-        })?;
+    let text = read_source_of(
+        &candidate.abs_path,
+        &candidate.rel_path,
+        candidate.lang,
+        config.max_file_size,
+    )
+    .map_err(|reason| Skipped {
+        path: candidate.abs_path.clone(),
+        reason,
+    })?;
     let text: Arc<str> = Arc::from(text);
     Ok(match candidate.lang {
         Some(lang) => Loaded::Source(FileData::analyze(
@@ -333,4 +383,39 @@ fn load(candidate: Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
             text,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minified_javascript_is_told_from_source() {
+        let bundle = format!(
+            "!function(e){{{}}}(this);\n",
+            "var a=function(t){return t+1},b=a(2);".repeat(80)
+        );
+        assert!(is_minified("public/app.js", Language::JavaScript, &bundle));
+        assert!(is_minified("dist/app.ts", Language::TypeScript, &bundle));
+        // By name, however short.
+        assert!(is_minified(
+            "vendor/x.min.js",
+            Language::JavaScript,
+            "var a=1;\n"
+        ));
+        // Ordinary code, even with one long line among many.
+        let source = format!(
+            "{}export const TABLE = \"{}\";\n",
+            "export function add(a: number, b: number) {\n  return a + b;\n}\n".repeat(30),
+            "x".repeat(3000)
+        );
+        assert!(!is_minified("src/math.ts", Language::TypeScript, &source));
+        // Small files and other languages are never minified.
+        assert!(!is_minified(
+            "src/one.js",
+            Language::JavaScript,
+            "var a=1;var b=2;"
+        ));
+        assert!(!is_minified("data.py", Language::Python, &bundle));
+    }
 }

@@ -35,7 +35,13 @@ pub enum Loaded {
 
 /// Reads and analyzes one discovered file.
 pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
-    let text = walk::read_source(&candidate.abs_path, config.max_file_size).map_err(|reason| {
+    let text = walk::read_source_of(
+        &candidate.abs_path,
+        &candidate.rel_path,
+        candidate.lang,
+        config.max_file_size,
+    )
+    .map_err(|reason| {
         tracing::info!(path = %candidate.abs_path.display(), %reason, "skipped file");
         Skipped {
             path: candidate.abs_path.clone(),
