@@ -164,20 +164,21 @@ fn definition_returns_location_links_to_the_method() {
     assert!(server.shutdown().success());
 }
 
+fn references(server: &mut Server, uri: &str, position: &Value, declaration: bool) -> Value {
+    server.call(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": position, "context": {"includeDeclaration": declaration}}),
+    )
+}
+
 #[test]
 fn references_are_narrowed_to_files_that_see_the_definition() {
     let (mut server, root) = start();
     let pricing = read(&root, "shop/services/pricing.py");
     let uri = file_uri(&root.join("shop/services/pricing.py"));
     let position = position_of(&pricing, "def coupon_discount", 4, false);
-    let with_decl = server.call(
-        "textDocument/references",
-        json!({"textDocument": {"uri": uri}, "position": position, "context": {"includeDeclaration": true}}),
-    );
-    let without = server.call(
-        "textDocument/references",
-        json!({"textDocument": {"uri": uri}, "position": position, "context": {"includeDeclaration": false}}),
-    );
+    let with_decl = references(&mut server, &uri, &position, true);
+    let without = references(&mut server, &uri, &position, false);
     let n_with = with_decl.as_array().unwrap().len();
     let n_without = without.as_array().unwrap().len();
     assert_eq!(n_with, n_without + 1, "{with_decl}");
@@ -196,10 +197,7 @@ fn references_are_narrowed_to_files_that_see_the_definition() {
     let db = read(&root, "shop/db.py");
     let db_uri = file_uri(&root.join("shop/db.py"));
     let position = position_of(&db, "def connect", 4, false);
-    let refs = server.call(
-        "textDocument/references",
-        json!({"textDocument": {"uri": db_uri}, "position": position, "context": {"includeDeclaration": false}}),
-    );
+    let refs = references(&mut server, &db_uri, &position, false);
     let lines_in_db: Vec<u64> = refs
         .as_array()
         .unwrap()
