@@ -492,36 +492,29 @@ fn callers_and_tests(
     } else {
         referencing.to_vec()
     };
-    for file in visible {
-        let Some(data) = index.file(file) else {
+    for (file, data, reference) in index
+        .references_named(&visible, &name)
+        .filter(|(_, _, r)| r.call || usage)
+    {
+        // A call that resolves to another definition of the name (another type's `new`)
+        // is not a use of this one.
+        if index.resolves_elsewhere(file, reference, def) {
+            continue;
+        }
+        let enclosing = index.enclosing_defs(file, reference.range.start);
+        let Some(&caller) = enclosing
+            .iter()
+            .find(|d| index.def(**d).is_some_and(|d| d.kind.is_callable()))
+            .or(enclosing.first())
+        else {
             continue;
         };
-        for reference in data
-            .syntax
-            .refs
-            .iter()
-            .filter(|r| (r.call || usage) && data.ref_text(r) == name)
-        {
-            // A call that resolves to another definition of the name (another type's `new`)
-            // is not a use of this one.
-            if index.resolves_elsewhere(file, reference, def) {
-                continue;
-            }
-            let enclosing = index.enclosing_defs(file, reference.range.start);
-            let Some(&caller) = enclosing
-                .iter()
-                .find(|d| index.def(**d).is_some_and(|d| d.kind.is_callable()))
-                .or(enclosing.first())
-            else {
-                continue;
-            };
-            if caller == def || !seen_callers.insert(caller) {
-                continue;
-            }
-            let is_test = data.is_test || index.def(caller).is_some_and(|d| d.test);
-            let line = data.line_index.line_col(reference.range.start).line;
-            callers.push((is_test, file, line, caller));
+        if caller == def || !seen_callers.insert(caller) {
+            continue;
         }
+        let is_test = data.is_test || index.def(caller).is_some_and(|d| d.test);
+        let line = data.line_index.line_col(reference.range.start).line;
+        callers.push((is_test, file, line, caller));
     }
     // Callers that import the target's file first, then by path.
     let importers = index.import_graph().importers(def.file);

@@ -223,13 +223,15 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
         if last.chars().count() < 3 {
             continue;
         }
-        let exact = index.defs_named(last);
-        let defined = if exact.is_empty() {
-            index.defs_named_ignore_case(last)
-        } else {
-            exact.to_vec()
+        let ignoring_case;
+        let defined = match index.defs_named(last) {
+            [] => {
+                ignoring_case = index.defs_named_ignore_case(last);
+                ignoring_case.as_slice()
+            }
+            exact => exact,
         };
-        let usable = defined.is_empty() || (fields_too && mention.certain && only_fields(&defined));
+        let usable = defined.is_empty() || (fields_too && mention.certain && only_fields(defined));
         if !usable {
             continue;
         }
@@ -243,23 +245,18 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
             .checked_sub(2)
             .map(|idx| mention.segments[idx].as_str());
         let mut sites: Vec<(bool, &str, u32, DefId)> = Vec::new();
-        for file in files {
-            let Some(data) = index.file(*file) else {
+        for (file, data, reference) in index.references_named(files, last) {
+            let Some(&def) = index.enclosing_defs(file, reference.range.start).first() else {
                 continue;
             };
-            for reference in data.syntax.refs.iter().filter(|r| data.ref_text(r) == last) {
-                let Some(&def) = index.enclosing_defs(*file, reference.range.start).first() else {
-                    continue;
-                };
-                let on_receiver = qualifier.is_some_and(|qualifier| {
-                    reference.receiver.is_some_and(|receiver| {
-                        data.text
-                            .get(receiver.as_usize())
-                            .is_some_and(|text| text.rsplit('.').next() == Some(qualifier))
-                    })
-                });
-                sites.push((!on_receiver, &data.path, reference.range.start, def));
-            }
+            let on_receiver = qualifier.is_some_and(|qualifier| {
+                reference.receiver.is_some_and(|receiver| {
+                    data.text
+                        .get(receiver.as_usize())
+                        .is_some_and(|text| text.rsplit('.').next() == Some(qualifier))
+                })
+            });
+            sites.push((!on_receiver, &data.path, reference.range.start, def));
         }
         sites.sort();
         for (_, _, _, def) in sites {
@@ -304,21 +301,11 @@ fn co_references(index: &Index, mentions: &[super::query::Mention]) -> Vec<(DefI
         if files.len() > MAX_CO_REFERENCE_FILES {
             continue;
         }
-        for file in files {
-            let Some(data) = index.file(*file) else {
-                continue;
-            };
-            for reference in data
-                .syntax
-                .refs
-                .iter()
-                .filter(|r| data.ref_text(r) == *name)
-            {
-                if let Some(&def) = index.enclosing_defs(*file, reference.range.start).first() {
-                    let seen = met.entry(def).or_default();
-                    if !seen.contains(&idx) {
-                        seen.push(idx);
-                    }
+        for (file, _, reference) in index.references_named(files, name) {
+            if let Some(&def) = index.enclosing_defs(file, reference.range.start).first() {
+                let seen = met.entry(def).or_default();
+                if !seen.contains(&idx) {
+                    seen.push(idx);
                 }
             }
         }

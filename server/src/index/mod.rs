@@ -236,6 +236,25 @@ impl Index {
         self.refs_by_name.get(name).map_or(&[], Vec::as_slice)
     }
 
+    /// The references to `name` in `files`, in the order of `files` and then of position,
+    /// each with its file's data.
+    pub fn references_named<'a>(
+        &'a self,
+        files: &'a [FileId],
+        name: &'a str,
+    ) -> impl Iterator<Item = (FileId, &'a FileData, &'a crate::syntax::Ref)> + 'a {
+        files
+            .iter()
+            .filter_map(|file| Some((*file, self.file(*file)?)))
+            .flat_map(move |(file, data)| {
+                data.syntax
+                    .refs
+                    .iter()
+                    .filter(move |reference| data.ref_text(reference) == name)
+                    .map(move |reference| (file, &**data, reference))
+            })
+    }
+
     /// Replaces (or adds) a file's contents and re-analyzes it. `root` and `path` locate it.
     pub fn set_file(&mut self, root: u32, path: &str, lang: Language, text: Arc<str>) -> FileId {
         let data = FileData::analyze(root, path.into(), lang, text);
