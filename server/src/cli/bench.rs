@@ -288,7 +288,13 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
             .par_iter()
             .filter_map(|candidate| {
                 let lang = candidate.lang?;
-                let text = walk::read_source(&candidate.abs_path, config.max_file_size).ok()?;
+                let text = walk::read_source_of(
+                    &candidate.abs_path,
+                    &candidate.rel_path,
+                    Some(lang),
+                    config.max_file_size,
+                )
+                .ok()?;
                 Some(
                     crate::syntax::parse(lang, &text, None)
                         .root_node()

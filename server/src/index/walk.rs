@@ -328,7 +328,7 @@ pub fn crawl(
     let total = candidates.len();
     let n_done = AtomicUsize::new(0);
     let results: Vec<Result<Loaded, Skipped>> = candidates
-        .into_par_iter()
+        .par_iter()
         .map(|candidate| {
             let res = load(candidate, config);
             let done = n_done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -353,12 +353,14 @@ pub fn crawl(
     crawl
 }
 
-enum Loaded {
+/// A discovered file, read and analyzed.
+pub enum Loaded {
     Source(FileData),
     Manifest(Manifest),
 }
 
-fn load(candidate: Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
+/// Reads and analyzes one discovered file, by the walk's rules (size, text, minified code).
+pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
     let text = read_source_of(
         &candidate.abs_path,
         &candidate.rel_path,
@@ -373,13 +375,13 @@ fn load(candidate: Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
     Ok(match candidate.lang {
         Some(lang) => Loaded::Source(FileData::analyze(
             candidate.root,
-            candidate.rel_path.into_boxed_str(),
+            candidate.rel_path.as_str().into(),
             lang,
             text,
         )),
         None => Loaded::Manifest(Manifest {
             root: candidate.root,
-            path: candidate.rel_path.into_boxed_str(),
+            path: candidate.rel_path.as_str().into(),
             text,
         }),
     })

@@ -18,45 +18,15 @@ use super::ext::StatusResult;
 use super::state::{Shared, World};
 use crate::base::is_test_path;
 use crate::documents::DETACHED_ROOT;
-use crate::index::walk::{self, Candidate, MANIFEST_NAMES};
+use crate::index::walk::{self, Candidate, Loaded, MANIFEST_NAMES};
 use crate::index::{FileData, Index, IndexConfig, Skipped};
 
 const CHUNK_SIZE: usize = 256;
 
-/// A file read from disk.
-pub enum Loaded {
-    Source(FileData),
-    Manifest {
-        root: u32,
-        path: Box<str>,
-        text: Arc<str>,
-    },
-}
-
-/// Reads and analyzes one discovered file.
-pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
-    let text = walk::read_source_of(
-        &candidate.abs_path,
-        &candidate.rel_path,
-        candidate.lang,
-        config.max_file_size,
-    )
-    .map_err(|reason| {
-        tracing::info!(path = %candidate.abs_path.display(), %reason, "skipped file");
-        Skipped {
-            path: candidate.abs_path.clone(),
-            reason,
-        }
-    })?;
-    let text: Arc<str> = Arc::from(text);
-    let path: Box<str> = candidate.rel_path.as_str().into();
-    Ok(match candidate.lang {
-        Some(lang) => Loaded::Source(FileData::analyze(candidate.root, path, lang, text)),
-        None => Loaded::Manifest {
-            root: candidate.root,
-            path,
-            text,
-        },
+/// Reads and analyzes one discovered file ([`walk::load`]), logging why it was left out.
+fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
+    walk::load(candidate, config).inspect_err(|skip| {
+        tracing::info!(path = %skip.path.display(), reason = %skip.reason, "skipped file");
     })
 }
 
@@ -74,8 +44,8 @@ fn insert_loaded(
                     index.set_file_data(data);
                 }
             }
-            Ok(Loaded::Manifest { root, path, text }) => {
-                index.set_manifest(root, &path, Some(text))
+            Ok(Loaded::Manifest(manifest)) => {
+                index.set_manifest(manifest.root, &manifest.path, Some(manifest.text))
             }
             Err(skip) => skipped.push(skip),
         }
@@ -345,9 +315,9 @@ pub fn refresh_paths(world: &mut World, targets: &[PathBuf]) {
             Ok(Loaded::Source(data)) => {
                 stale_files.retain(|(root, path)| !(*root == data.root && *path == data.path))
             }
-            Ok(Loaded::Manifest { root, path, .. }) => {
-                stale_manifests.retain(|(other_root, other)| !(other_root == root && other == path))
-            }
+            Ok(Loaded::Manifest(manifest)) => stale_manifests.retain(|(other_root, other)| {
+                !(*other_root == manifest.root && *other == manifest.path)
+            }),
             Err(_) => {}
         }
     }
