@@ -283,21 +283,20 @@ const MINIFIED_AVERAGE_LINE: usize = 300;
 /// Files smaller than this are never taken for minified.
 const MINIFIED_MIN_BYTES: usize = 2048;
 
-/// Whether a source file is minified JavaScript or TypeScript: named `*.min.js` (`.mjs`,
-/// `.cjs`), or its lines average more than [`MINIFIED_AVERAGE_LINE`] bytes. Only these
-/// languages are minified; a Python or Rust file with a long data line is source.
+/// Whether a source file is minified JavaScript or TypeScript: named `*.min.<extension>`
+/// (`app.min.js`), or its lines average more than [`MINIFIED_AVERAGE_LINE`] bytes. Only
+/// ECMAScript is shipped minified; a Python or Rust file with a long data line is source.
 pub fn is_minified(path: &str, lang: Language, text: &str) -> bool {
-    if !matches!(
-        lang,
-        Language::JavaScript | Language::TypeScript | Language::Tsx
-    ) {
+    if !lang.is_ecmascript() {
         return false;
     }
     let file_name = path.rsplit('/').next().unwrap_or(path);
-    if [".min.js", ".min.mjs", ".min.cjs"]
-        .iter()
-        .any(|suffix| file_name.ends_with(suffix))
-    {
+    let named_min = lang.extensions().iter().any(|ext| {
+        file_name
+            .strip_suffix(ext)
+            .is_some_and(|stem| stem.ends_with(".min."))
+    });
+    if named_min {
         return true;
     }
     let n_lines = text.lines().count().max(1);
