@@ -310,28 +310,25 @@ fn co_references(index: &Index, mentions: &[super::query::Mention]) -> Vec<(DefI
             }
         }
     }
-    let mut sites: Vec<(usize, &str, u32, DefId, String)> = met
+    let mut sites: Vec<(usize, &str, u32, DefId, Vec<usize>)> = met
         .into_iter()
         .filter(|(_, seen)| seen.len() >= MIN_CO_REFERENCED)
-        .filter_map(|(def, mut seen)| {
+        .filter_map(|(def, seen)| {
             let path = &*index.file(def.file)?.path;
             let start = index.def(def)?.range.start;
-            seen.sort_unstable();
-            let joined: Vec<&str> = seen.iter().map(|idx| names[*idx]).collect();
-            Some((
-                seen.len(),
-                path,
-                start,
-                def,
-                format!("co-uses:{}", joined.join("+")),
-            ))
+            Some((seen.len(), path, start, def, seen))
         })
         .collect();
     sites.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)).then(a.2.cmp(&b.2)));
+    // Reasons only for the sites kept, names in the query's order.
     sites
         .into_iter()
         .take(MAX_PER_NAME * 2)
-        .map(|(_, _, _, def, reason)| (def, reason))
+        .map(|(_, _, _, def, mut seen)| {
+            seen.sort_unstable();
+            let joined: Vec<&str> = seen.iter().map(|idx| names[*idx]).collect();
+            (def, format!("co-uses:{}", joined.join("+")))
+        })
         .collect()
 }
 
