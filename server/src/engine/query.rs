@@ -4,7 +4,9 @@
 //!
 //! Invariant: pure over the query text; matching against the symbol table happens in `rank`.
 
-use super::text::{for_each_word, identifier_terms, is_stop_word, stem, term};
+use super::text::{
+    for_each_word, identifier_terms, is_english_stop_word, is_stop_word, stem, term,
+};
 use super::trace::{parse_frames, TraceFrame};
 use crate::base::FxHashSet;
 
@@ -17,6 +19,10 @@ pub struct Mention {
     pub segments: Vec<String>,
     /// Written in backticks or with code punctuation: certainly an identifier.
     pub certain: bool,
+    /// Named as a tool the change uses (`raise InvalidURL`, `handled by HandleExitCoder`,
+    /// `use file_stem instead of file_name`): the code using it is as likely to change as
+    /// its definition.
+    pub used: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -117,10 +123,34 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             add_mention(&mut res, token, false);
         }
     }
-    for_each_word(query, |_, word| {
+    for mention in &mut res.mentions {
+        mention.used = named_as_tool(query, &mention.text);
+    }
+    // The previous word, when it is a plain prose word: (where it ends, lower-cased).
+    let mut previous: Option<(usize, String)> = None;
+    for_each_word(query, |start, word| {
         let lower = word.to_lowercase();
         res.words.push(lower.clone());
         identifier_terms(word, |term| res.terms.push(term.to_owned()));
+        let plain = lower.len() > 1
+            && lower.bytes().all(|byte| byte.is_ascii_lowercase())
+            && word.bytes().skip(1).all(|byte| byte.is_ascii_lowercase())
+            && !is_english_stop_word(&lower);
+        // Two prose words in a row are also the identifier they would make together
+        // (`content type` -> `content_type`, `contentType`).
+        if plain {
+            if let Some((end, first)) = &previous {
+                let gap = &query[*end..start];
+                if gap.chars().all(|ch| ch == ' ' || ch == '-') && gap.len() <= 2 {
+                    res.terms.push(format!("{first}{lower}"));
+                    let stemmed = term(&lower);
+                    if stemmed != lower {
+                        res.terms.push(format!("{first}{stemmed}"));
+                    }
+                }
+            }
+        }
+        previous = plain.then(|| (start + word.len(), lower.clone()));
         if !is_stop_word(&lower)
             && lower.len() > 1
             && !lower.bytes().all(|byte| byte.is_ascii_digit())
@@ -186,6 +216,57 @@ fn scope_words(query: &str) -> Vec<String> {
     words
 }
 
+/// Words that, just before a name, make it a tool of the change rather than its subject.
+const TOOL_WORDS: &[&str] = &[
+    "raise",
+    "raises",
+    "raising",
+    "throw",
+    "throws",
+    "throwing",
+    "call",
+    "calls",
+    "calling",
+    "use",
+    "uses",
+    "using",
+    "via",
+    "by",
+    "of",
+    "replace",
+    "replacing",
+];
+
+/// Whether a name is written, somewhere in the query, right after a word that makes it a
+/// tool (see [`TOOL_WORDS`]), skipping articles, backticks and `instead of`'s first word.
+fn named_as_tool(query: &str, text: &str) -> bool {
+    query.match_indices(text).any(|(start, _)| {
+        let before = &query[..start];
+        let next = query[start + text.len()..].chars().next();
+        if before.ends_with(|ch: char| ch.is_alphanumeric() || ch == '_' || ch == '.')
+            || next.is_some_and(|ch| ch.is_alphanumeric() || ch == '_')
+        {
+            return false;
+        }
+        let mut words = before
+            .rsplit(|ch: char| ch.is_whitespace() || ch == '`')
+            .filter(|word| !word.is_empty())
+            .map(str::to_lowercase);
+        let mut word = words.next();
+        while word
+            .as_deref()
+            .is_some_and(|word| ["the", "a", "an"].contains(&word))
+        {
+            word = words.next();
+        }
+        let Some(word) = word else { return false };
+        if word == "of" {
+            return words.next().as_deref() == Some("instead");
+        }
+        TOOL_WORDS.contains(&word.as_str())
+    })
+}
+
 fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
     let segments: Vec<String> = text
         .split(['.', ':'])
@@ -204,6 +285,7 @@ fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
         text: text.to_owned(),
         segments,
         certain,
+        used: false,
     });
 }
 
@@ -377,6 +459,67 @@ mod tests {
         assert_eq!(analysis.paths, ["shop/db.py"]);
         assert!(analysis.content_words.contains(&"crash".to_owned()));
         assert!(!analysis.content_words.contains(&"the".to_owned()));
+    }
+
+    #[test]
+    fn names_written_as_tools_of_the_change_are_told_from_its_subject() {
+        let used = |query: &str| -> Vec<(String, bool)> {
+            analyze(query)
+                .mentions
+                .into_iter()
+                .map(|m| (m.text, m.used))
+                .collect()
+        };
+        let pairs = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+            list.iter().map(|(t, u)| (t.to_string(), *u)).collect()
+        };
+        assert_eq!(
+            used("Raise InvalidURL if hosts start with '.'"),
+            pairs(&[("InvalidURL", true)])
+        );
+        assert_eq!(
+            used("Use file_stem instead of file_name for completions"),
+            pairs(&[("file_stem", true), ("file_name", true)])
+        );
+        assert_eq!(
+            used("errors from Before should be handled by `HandleExitCoder` as `After` errors are"),
+            pairs(&[
+                ("HandleExitCoder", true),
+                ("After", false),
+                ("Before", false)
+            ])
+        );
+        // The subject of the change, or a name inside a longer one, is not a tool.
+        assert_eq!(
+            used("Fix InvalidURL message; make_user_id uses a counter"),
+            pairs(&[("InvalidURL", false), ("make_user_id", false)])
+        );
+        assert_eq!(
+            used("a list of file_names"),
+            pairs(&[("file_names", false)])
+        );
+    }
+
+    #[test]
+    fn adjacent_prose_words_are_also_searched_as_one_identifier() {
+        let terms = analyze("Set content type before authentication; retry-limit headers").terms;
+        assert!(terms.contains(&"contenttype".to_owned()), "{terms:?}");
+        assert!(terms.contains(&"retrylimit".to_owned()), "{terms:?}");
+        // Plural: as written and as its term (`limit headers` -> `limitheader`).
+        assert!(terms.contains(&"limitheaders".to_owned()), "{terms:?}");
+        assert!(terms.contains(&"limitheader".to_owned()), "{terms:?}");
+        // Not with English stop words, nor across punctuation.
+        assert!(!terms.contains(&"typebefore".to_owned()), "{terms:?}");
+        assert!(
+            !terms.contains(&"authenticationretry".to_owned()),
+            "{terms:?}"
+        );
+        // Nor with names written as code.
+        let terms = analyze("the retryPolicy limit").terms;
+        assert!(
+            !terms.iter().any(|term| term.ends_with("policylimit")),
+            "{terms:?}"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::intent::IntentKind;
 use super::query::{compound_candidates, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
-use super::text::{for_each_word, identifier_terms, normalize_name};
+use super::text::{for_each_word, identifier_terms, normalize_name, stem};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, Index, MatchTier};
 use crate::languages::DefKind;
@@ -18,6 +18,7 @@ const RRF_K: f32 = 5.0;
 const W_TRACE: f32 = 4.0;
 const W_MENTION: f32 = 3.0;
 const W_MENTION_FUZZY: f32 = 1.0;
+const W_USED_MENTION: f32 = 1.5;
 const W_USAGE: f32 = 2.0;
 /// An identifier used in more files than this says little about where the task is.
 const MAX_USAGE_FILES: usize = 20;
@@ -205,7 +206,8 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
 }
 
 /// Named identifiers that no file of the repository defines (a library's API:
-/// `Reflect.ownKeys`, `os.environ`) or defines only as fields (`options.credentials`: the
+/// `Reflect.ownKeys`, `os.environ`), that the query names as a tool of the change (`raise
+/// InvalidURL`), or that the repository defines only as fields (`options.credentials`: the
 /// behaviour is in the code reading it, not in the declaration; not with a pasted trace,
 /// whose code lines name fields all along the call chain): the definitions that use them,
 /// innermost first, uses on the named receiver (`Reflect` of `Reflect.ownKeys`) before other
@@ -231,7 +233,9 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
             }
             exact => exact,
         };
-        let usable = defined.is_empty() || (fields_too && mention.certain && only_fields(defined));
+        let usable = defined.is_empty()
+            || mention.used
+            || (fields_too && mention.certain && only_fields(defined));
         if !usable {
             continue;
         }
@@ -459,6 +463,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // Explicit mentions: exact names, qualified by their container when given.
     let mut mention_list: Vec<(DefId, String)> = Vec::new();
     let mut fuzzy_list: Vec<(DefId, String)> = Vec::new();
+    let mut used_list: Vec<(DefId, String)> = Vec::new();
     for mention in &analysis.mentions {
         let last = mention.segments.last().expect("mentions have segments");
         let mut exact: Vec<DefId> = index.defs_named(last).to_vec();
@@ -497,13 +502,20 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         order_same_name(index, &mut exact);
         if !exact.is_empty() {
             let n_exact = exact.len();
+            // A name written as a tool of the change (`raise InvalidURL`) counts less for its
+            // definition; the code using it ranks too (see `external_usages`).
+            let list = if mention.used {
+                &mut used_list
+            } else {
+                &mut mention_list
+            };
             for def in exact.into_iter().take(MAX_PER_NAME) {
                 let reason = if n_exact == 1 {
                     "exact-name".to_owned()
                 } else {
                     format!("exact-name:{last}")
                 };
-                mention_list.push((def, reason));
+                list.push((def, reason));
             }
             continue;
         }
@@ -541,6 +553,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let direct_mentions = analysis.mentions.iter().any(|mention| mention.certain);
     fusion.add_list(W_MENTION, &mention_list, direct_mentions);
     fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, false);
+    fusion.add_list(W_USED_MENTION, &used_list, false);
 
     // Mentioned paths: the file's top-level definitions.
     let mut path_list: Vec<(DefId, String)> = Vec::new();
@@ -574,8 +587,20 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     fusion.add_list(W_COMPOUND, &compound_list, false);
     let mut word_list: Vec<(DefId, String)> = Vec::new();
     let mut seen_words = FxHashSet::default();
+    // The names written as tools of the change (`raise InvalidURL`): their definitions are
+    // not looked up again as words that are names.
+    let tool_names: FxHashSet<String> = analysis
+        .mentions
+        .iter()
+        .filter(|mention| mention.used)
+        .filter_map(|mention| mention.segments.last())
+        .map(|name| stem(&name.to_lowercase()))
+        .collect();
     for (word, term) in analysis.content_words.iter().zip(&analysis.content_terms) {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
+            continue;
+        }
+        if tool_names.contains(word.as_str()) {
             continue;
         }
         // A word found in many files (`store` in a key-value store) says little.
@@ -973,6 +998,91 @@ export function unrelated() {}
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
         assert!(external_usages(&index, &analysis).is_empty());
+    }
+
+    #[test]
+    fn a_name_the_change_uses_ranks_the_code_using_it_above_its_definition() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /requests/exceptions.py
+class RequestException(IOError):
+    """There was an ambiguous exception that occurred while handling your request."""
+class InvalidURL(RequestException, ValueError):
+    """The URL provided was somehow invalid."""
+class InvalidHeader(RequestException, ValueError):
+    """The header value provided was somehow invalid."""
+//- /requests/models.py
+from .exceptions import InvalidURL
+class PreparedRequest:
+    def prepare_url(self, url):
+        host = parse(url)
+        if not host:
+            raise InvalidURL("Invalid URL: No host supplied")
+//- /requests/utils.py
+def unrelated(url):
+    return url
+//- /requests/hooks.py
+def dispatch_hook(key, hooks):
+    return hooks
+//- /requests/cookies.py
+def merge_cookies(jar, cookies):
+    return jar
+//- /requests/status.py
+def lookup(code):
+    return code
+//- /requests/auth.py
+def basic_auth(user, password):
+    return user
+//- /requests/structures.py
+class CaseInsensitiveDict(dict):
+    pass
+//- /requests/compat.py
+def to_native(text):
+    return text
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let ranking_of = |query: &str| {
+            let analysis = analyze(query);
+            rank(&RankInput {
+                index: &index,
+                search: &search,
+                analysis: &analysis,
+                intent: IntentKind::BugFix,
+                active_file: None,
+                active_offset: None,
+                pinned: &[],
+            })
+        };
+        let first_file = |query: &str| {
+            let ranking = ranking_of(query);
+            index.file(ranking.files[0].file).unwrap().path.to_string()
+        };
+        let reasons = |query: &str, name: &str| {
+            ranking_of(query)
+                .defs
+                .iter()
+                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
+                .map(|ranked| ranked.reasons.clone())
+                .unwrap_or_default()
+        };
+        // Raised by the change: the code raising it comes first, the class still ranks.
+        let raised = "Raise InvalidURL if the host starts with a dot";
+        assert_eq!(first_file(raised), "requests/models.py");
+        assert!(reasons(raised, "prepare_url").contains(&"uses:InvalidURL".to_owned()));
+        assert!(reasons(raised, "InvalidURL").contains(&"exact-name".to_owned()));
+        // The subject of the change: its definition comes first.
+        let changed = "InvalidURL should say which URL was invalid";
+        assert_eq!(first_file(changed), "requests/exceptions.py");
+        assert!(!reasons(changed, "prepare_url").contains(&"uses:InvalidURL".to_owned()));
+        // A tool's name is not looked up again as a word that is a name.
+        let word_is_name = |query: &str| {
+            reasons(query, "InvalidURL")
+                .iter()
+                .any(|reason| reason.starts_with("word-is-name"))
+        };
+        assert!(!word_is_name(raised));
+        assert!(word_is_name(changed));
     }
 
     #[test]

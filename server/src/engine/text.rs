@@ -5,97 +5,21 @@
 
 use crate::index::split_identifier;
 
-/// English and code words too common to say anything about what a task is about.
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "an",
-    "and",
-    "are",
-    "as",
-    "at",
-    "be",
-    "been",
-    "but",
-    "by",
-    "can",
-    "could",
-    "do",
-    "does",
-    "for",
-    "from",
-    "has",
-    "have",
-    "he",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "me",
-    "my",
-    "no",
-    "not",
-    "of",
-    "on",
-    "or",
-    "our",
-    "should",
-    "so",
-    "some",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "to",
-    "too",
-    "up",
-    "us",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "why",
-    "will",
-    "with",
-    "would",
-    "you",
-    "your",
-    "also",
-    "all",
-    "any",
-    "each",
-    "more",
-    "most",
-    "other",
-    "such",
-    "only",
-    "own",
-    "same",
-    "very",
-    "just",
-    "now",
-    "via",
-    "instead",
-    "about",
-    "after",
-    "before",
-    "again",
+/// English words too common to say anything about what a task is about.
+const ENGLISH_STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do", "does",
+    "for", "from", "has", "have", "he", "how", "i", "if", "in", "into", "is", "it", "its", "me",
+    "my", "no", "not", "of", "on", "or", "our", "should", "so", "some", "than", "that", "the",
+    "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "up", "us",
+    "was", "we", "were", "what", "when", "where", "which", "while", "who", "why", "will", "with",
+    "would", "you", "your", "also", "all", "any", "each", "more", "most", "other", "such", "only",
+    "own", "same", "very", "just", "now", "via", "instead", "about", "after", "before", "again",
     "both",
+];
+
+/// Words of code and of tasks about code too common to say what a task is about, though
+/// they are parts of names (`file_name`, `set_cookie`).
+const CODE_STOP_WORDS: &[&str] = &[
     "def",
     "fn",
     "func",
@@ -174,7 +98,11 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(&word)
+    is_english_stop_word(word) || CODE_STOP_WORDS.contains(&word)
+}
+
+pub fn is_english_stop_word(word: &str) -> bool {
+    ENGLISH_STOP_WORDS.contains(&word)
 }
 
 /// A word's search term: its stem with a final silent `e` dropped and a final `y` after a
@@ -276,8 +204,7 @@ pub fn identifier_terms(word: &str, mut acc: impl FnMut(&str)) {
     }
     let parts = split_identifier(word);
     if parts.len() > 1 {
-        let whole = word.to_lowercase();
-        acc(&whole);
+        acc(&normalize_name(word));
     }
     for part in parts {
         if part.len() < 2 || part.bytes().all(|byte| byte.is_ascii_digit()) {
@@ -354,5 +281,8 @@ mod tests {
         terms.clear();
         identifier_terms("self", |term| terms.push(term.to_owned()));
         assert!(terms.is_empty());
+        // The whole without separators, as two words of prose written together make it.
+        identifier_terms("build_tree", |term| terms.push(term.to_owned()));
+        assert_eq!(terms, ["buildtree", "build", "tree"]);
     }
 }
