@@ -504,8 +504,13 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             let n_exact = exact.len();
             // A name written as a tool of the change (`raise InvalidURL`) counts less for its
             // definition; the code using it ranks too (see `external_usages`).
+            // A capitalized word of prose that names several definitions (`Match` in `on
+            // every Match request`: eight methods) may mean any of them, or none: it counts as
+            // a fuzzy match (not in a pasted trace, whose names are code).
             let list = if mention.used {
                 &mut used_list
+            } else if !mention.certain && n_exact > 1 && analysis.frames.is_empty() {
+                &mut fuzzy_list
             } else {
                 &mut mention_list
             };
@@ -1083,6 +1088,45 @@ def to_native(text):
         };
         assert!(!word_is_name(raised));
         assert!(word_is_name(changed));
+    }
+
+    #[test]
+    fn a_prose_word_naming_several_definitions_counts_as_a_fuzzy_match() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /route.go
+package mux
+type methodMatcher []string
+func (m methodMatcher) Match(r *Request) bool { return true }
+type schemeMatcher []string
+func (m schemeMatcher) Match(r *Request) bool { return true }
+type headerMatcher map[string]string
+func (m headerMatcher) Match(r *Request) bool { return true }
+//- /regexp.go
+package mux
+type routeRegexp struct { template string }
+func (r *routeRegexp) Match(req *Request) bool { return r.template != "" }
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let first_file = |query: &str| {
+            let analysis = analyze(query);
+            let ranking = rank(&RankInput {
+                index: &index,
+                search: &search,
+                analysis: &analysis,
+                intent: IntentKind::BugFix,
+                active_file: None,
+                active_offset: None,
+                pinned: &[],
+            });
+            index.file(ranking.files[0].file).unwrap().path.to_string()
+        };
+        // Three `Match` methods in route.go do not outweigh the one name written as code.
+        assert_eq!(
+            first_file("Instead of checking the template on every Match request, a bool is added to the routeRegexp"),
+            "regexp.go"
+        );
     }
 
     #[test]
