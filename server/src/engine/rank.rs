@@ -472,6 +472,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if exact.is_empty() && mention.certain && last.chars().count() >= 3 {
             exact = index.defs_named_ignore_case(last);
         }
+        let mut unresolved_qualifier = false;
         if mention.segments.len() > 1 {
             let qualifier = &mention.segments[mention.segments.len() - 2];
             let qualified: Vec<DefId> = exact
@@ -488,6 +489,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .collect();
             if !qualified.is_empty() {
                 exact = qualified;
+            } else {
+                // `res.app`, `c.json`: a receiver the index cannot type.
+                unresolved_qualifier = true;
             }
             // The qualifier itself (the class of a method) is context too.
             let mut containers = index.defs_named(qualifier).to_vec();
@@ -505,11 +509,16 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             // A name written as a tool of the change (`raise InvalidURL`) counts less for its
             // definition; the code using it ranks too (see `external_usages`).
             // A capitalized word of prose that names several definitions (`Match` in `on
-            // every Match request`: eight methods) may mean any of them, or none: it counts as
-            // a fuzzy match (not in a pasted trace, whose names are code).
+            // every Match request`: eight methods), or a member of a receiver that is none of
+            // their containers (`c.json` with `json` methods on four types), may mean any of
+            // them, or none: it counts as a fuzzy match (not in a pasted trace, whose names
+            // are code).
             let list = if mention.used {
                 &mut used_list
-            } else if !mention.certain && n_exact > 1 && analysis.frames.is_empty() {
+            } else if (!mention.certain || unresolved_qualifier)
+                && n_exact > 1
+                && analysis.frames.is_empty()
+            {
                 &mut fuzzy_list
             } else {
                 &mut mention_list
@@ -1091,7 +1100,7 @@ def to_native(text):
     }
 
     #[test]
-    fn a_prose_word_naming_several_definitions_counts_as_a_fuzzy_match() {
+    fn a_name_that_may_mean_several_definitions_counts_as_a_fuzzy_match() {
         let (index, _) = crate::index::tests::index_fixture(
             r#"
 //- /route.go
@@ -1125,6 +1134,11 @@ func (r *routeRegexp) Match(req *Request) bool { return r.template != "" }
         // Three `Match` methods in route.go do not outweigh the one name written as code.
         assert_eq!(
             first_file("Instead of checking the template on every Match request, a bool is added to the routeRegexp"),
+            "regexp.go"
+        );
+        // Nor do they as a member of a receiver that is none of their types.
+        assert_eq!(
+            first_file("Check the template before `req.Match` is called on the routeRegexp"),
             "regexp.go"
         );
     }
