@@ -232,13 +232,12 @@ const TOOL_WORDS: &[&str] = &[
     "using",
     "via",
     "by",
-    "of",
     "replace",
     "replacing",
 ];
 
 /// Whether a name is written, somewhere in the query, right after a word that makes it a
-/// tool (see [`TOOL_WORDS`]), skipping articles, backticks and `instead of`'s first word.
+/// tool (see [`TOOL_WORDS`]) or after `instead of`, articles and backticks skipped.
 fn named_as_tool(query: &str, text: &str) -> bool {
     query.match_indices(text).any(|(start, _)| {
         let before = &query[..start];

@@ -507,12 +507,12 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if !exact.is_empty() {
             let n_exact = exact.len();
             // A name written as a tool of the change (`raise InvalidURL`) counts less for its
-            // definition; the code using it ranks too (see `external_usages`).
-            // A capitalized word of prose that names several definitions (`Match` in `on
-            // every Match request`: eight methods), or a member of a receiver that is none of
-            // their containers (`c.json` with `json` methods on four types), may mean any of
-            // them, or none: it counts as a fuzzy match (not in a pasted trace, whose names
-            // are code).
+            // definition, and the code using it ranks too (see `external_usages`). A
+            // capitalized word of prose that names several definitions (`Match` in `on every
+            // Match request`: eight methods), or a member of a receiver that is none of their
+            // containers (`c.json` with `json` methods on four types), may mean any of them,
+            // or none: it counts as a fuzzy match (not in a pasted trace, whose names are
+            // code).
             let list = if mention.used {
                 &mut used_list
             } else if (!mention.certain || unresolved_qualifier)
