@@ -944,6 +944,19 @@ mod tests {
     use super::*;
     use crate::engine::query::analyze;
 
+    /// The ranking of a task with no active or pinned file.
+    fn rank_task(index: &Index, search: &SearchIndex, query: &str, intent: IntentKind) -> Ranking {
+        rank(&RankInput {
+            index,
+            search,
+            analysis: &analyze(query),
+            intent,
+            active_file: None,
+            active_offset: None,
+            pinned: &[],
+        })
+    }
+
     #[test]
     fn a_word_that_only_may_be_a_name_names_it_as_written() {
         let (index, _) = crate::index::tests::index_fixture(
@@ -958,16 +971,7 @@ impl Session {
         );
         let search = SearchIndex::build(&index, index.generation(), None);
         let reasons_of = |query: &str, name: &str| -> Vec<String> {
-            let analysis = analyze(query);
-            let ranking = rank(&RankInput {
-                index: &index,
-                search: &search,
-                analysis: &analysis,
-                intent: IntentKind::Implementation,
-                active_file: None,
-                active_offset: None,
-                pinned: &[],
-            });
+            let ranking = rank_task(&index, &search, query, IntentKind::Implementation);
             ranking
                 .defs
                 .iter()
@@ -1056,18 +1060,7 @@ def to_native(text):
 "#,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
-        let ranking_of = |query: &str| {
-            let analysis = analyze(query);
-            rank(&RankInput {
-                index: &index,
-                search: &search,
-                analysis: &analysis,
-                intent: IntentKind::BugFix,
-                active_file: None,
-                active_offset: None,
-                pinned: &[],
-            })
-        };
+        let ranking_of = |query: &str| rank_task(&index, &search, query, IntentKind::BugFix);
         let first_file = |query: &str| {
             let ranking = ranking_of(query);
             index.file(ranking.files[0].file).unwrap().path.to_string()
@@ -1119,16 +1112,7 @@ func (r *routeRegexp) Match(req *Request) bool { return r.template != "" }
         );
         let search = SearchIndex::build(&index, index.generation(), None);
         let first_file = |query: &str| {
-            let analysis = analyze(query);
-            let ranking = rank(&RankInput {
-                index: &index,
-                search: &search,
-                analysis: &analysis,
-                intent: IntentKind::BugFix,
-                active_file: None,
-                active_offset: None,
-                pinned: &[],
-            });
+            let ranking = rank_task(&index, &search, query, IntentKind::BugFix);
             index.file(ranking.files[0].file).unwrap().path.to_string()
         };
         // Three `Match` methods in route.go do not outweigh the one name written as code.
@@ -1240,16 +1224,7 @@ export function send(request: Request, options: RetryOptions) {
         );
         let search = SearchIndex::build(&index, index.generation(), None);
         let top_file = |query: &str, intent: IntentKind| -> (String, Vec<String>) {
-            let analysis = analyze(query);
-            let ranking = rank(&RankInput {
-                index: &index,
-                search: &search,
-                analysis: &analysis,
-                intent,
-                active_file: None,
-                active_offset: None,
-                pinned: &[],
-            });
+            let ranking = rank_task(&index, &search, query, intent);
             let best = &ranking.files[0];
             let path = index.file(best.file).unwrap().path.to_string();
             let declarations = ranking
@@ -1304,16 +1279,12 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
 "##,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
-        let analysis = analyze("Ensure SEE ALSO list has no leading comma");
-        let ranking = rank(&RankInput {
-            index: &index,
-            search: &search,
-            analysis: &analysis,
-            intent: IntentKind::BugFix,
-            active_file: None,
-            active_offset: None,
-            pinned: &[],
-        });
+        let ranking = rank_task(
+            &index,
+            &search,
+            "Ensure SEE ALSO list has no leading comma",
+            IntentKind::BugFix,
+        );
         let best = &ranking.defs[0];
         assert_eq!(&*index.def(best.def).unwrap().name, "genMan");
         assert!(best.reasons.contains(&"literal:SEE ALSO".to_owned()));
