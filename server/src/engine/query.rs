@@ -123,8 +123,9 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             add_mention(&mut res, token, false);
         }
     }
+    let tools = tool_names(query);
     for mention in &mut res.mentions {
-        mention.used = named_as_tool(query, &mention.text);
+        mention.used = tools.contains(mention.text.as_str());
     }
     // The previous word, when it is a plain prose word: (where it ends, lower-cased).
     let mut previous: Option<(usize, String)> = None;
@@ -236,34 +237,37 @@ const TOOL_WORDS: &[&str] = &[
     "replacing",
 ];
 
-/// Whether a name is written, somewhere in the query, right after a word that makes it a
-/// tool (see [`TOOL_WORDS`]) or after `instead of`, articles and backticks skipped.
-fn named_as_tool(query: &str, text: &str) -> bool {
-    query.match_indices(text).any(|(start, _)| {
-        let before = &query[..start];
-        let next = query[start + text.len()..].chars().next();
-        if before.ends_with(|ch: char| ch.is_alphanumeric() || ch == '_' || ch == '.')
-            || next.is_some_and(|ch| ch.is_alphanumeric() || ch == '_')
-        {
-            return false;
+/// The names written right after a word that makes them tools (see [`TOOL_WORDS`]) or after
+/// `instead of`, articles and backticks skipped; a call's arguments and the punctuation
+/// around a name are not part of it (`raise InvalidURL("...")` names `InvalidURL`). One pass
+/// over the query, however many names it holds.
+fn tool_names(query: &str) -> FxHashSet<&str> {
+    let mut names = FxHashSet::default();
+    let mut armed = false;
+    let mut previous = String::new();
+    for raw in query.split(|ch: char| ch.is_whitespace() || ch == '`') {
+        if raw.is_empty() {
+            continue;
         }
-        let mut words = before
-            .rsplit(|ch: char| ch.is_whitespace() || ch == '`')
-            .filter(|word| !word.is_empty())
-            .map(str::to_lowercase);
-        let mut word = words.next();
-        while word
-            .as_deref()
-            .is_some_and(|word| ["the", "a", "an"].contains(&word))
-        {
-            word = words.next();
+        let lower = raw.to_lowercase();
+        if ["the", "a", "an"].contains(&lower.as_str()) {
+            continue;
         }
-        let Some(word) = word else { return false };
-        if word == "of" {
-            return words.next().as_deref() == Some("instead");
+        if armed {
+            let name = raw
+                .split('(')
+                .next()
+                .unwrap_or(raw)
+                .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
+                .trim_end_matches(['.', ':']);
+            if !name.is_empty() {
+                names.insert(name);
+            }
         }
-        TOOL_WORDS.contains(&word.as_str())
-    })
+        armed = TOOL_WORDS.contains(&lower.as_str()) || (lower == "of" && previous == "instead");
+        previous = lower;
+    }
+    names
 }
 
 fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
@@ -487,6 +491,10 @@ mod tests {
                 ("After", false),
                 ("Before", false)
             ])
+        );
+        assert_eq!(
+            used("then raise InvalidURL(\"no host\"), calling `Reflect.ownKeys()`."),
+            pairs(&[("Reflect.ownKeys", true), ("InvalidURL", true)])
         );
         // The subject of the change, or a name inside a longer one, is not a tool.
         assert_eq!(
