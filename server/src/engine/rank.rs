@@ -168,6 +168,17 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
     });
 }
 
+/// At most this many names written as code are looked for as module names.
+const MAX_MODULE_MENTIONS: usize = 4;
+
+/// A file's module name: its file name without extension and leading underscores
+/// (`src/click/_compat.py` -> `compat`).
+fn module_name(path: &str) -> Option<&str> {
+    let file_name = path.rsplit('/').next()?;
+    let stem = file_name.split('.').next()?;
+    Some(stem.trim_start_matches('_'))
+}
+
 /// Files whose path ends with `path` (component-wise), best (longest match) first.
 pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
     let wanted: Vec<&str> = path
@@ -577,6 +588,35 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             path_files.push(file);
             for def in index.top_level_defs(file).take(6) {
                 path_list.push((def, format!("path:{path}")));
+            }
+        }
+    }
+    // Names written as code that no definition has but a module does (`formatting` for
+    // `formatting.py`, `walk` for `walk.rs`): that module, as a mentioned path.
+    let module_names: Vec<&str> = analysis
+        .mentions
+        .iter()
+        .filter(|mention| mention.certain && mention.segments.len() == 1)
+        .map(|mention| mention.segments[0].as_str())
+        .filter(|name| name.len() >= 3 && index.defs_named(name).is_empty())
+        .take(MAX_MODULE_MENTIONS)
+        .collect();
+    if !module_names.is_empty() {
+        for name in module_names {
+            let modules: Vec<FileId> = index
+                .files()
+                .filter(|(_, data)| !data.is_test && module_name(&data.path) == Some(name))
+                .map(|(file, _)| file)
+                .take(3)
+                .collect();
+            if modules.is_empty() || modules.len() > 2 {
+                continue;
+            }
+            for file in modules {
+                path_files.push(file);
+                for def in index.top_level_defs(file).take(6) {
+                    path_list.push((def, format!("module:{name}")));
+                }
             }
         }
     }
@@ -1125,6 +1165,51 @@ func (r *routeRegexp) Match(req *Request) bool { return r.template != "" }
             first_file("Check the template before `req.Match` is called on the routeRegexp"),
             "regexp.go"
         );
+    }
+
+    #[test]
+    fn a_name_written_as_code_that_only_a_module_has_points_at_the_module() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/click/formatting.py
+class HelpFormatter:
+    def __init__(self, width=None):
+        self.width = width
+    def write_dl(self, rows):
+        pass
+//- /src/click/_compat.py
+def get_text_stdout():
+    pass
+//- /src/click/core.py
+class Context:
+    def __init__(self, command, parent=None):
+        self.command = command
+        self.parent = parent
+        self.instance_attributes = {}
+//- /tests/test_formatting.py
+def test_write_dl():
+    pass
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let first = |query: &str| {
+            let ranking = rank_task(&index, &search, query, IntentKind::Refactor);
+            let best = &ranking.files[0];
+            let path = index.file(best.file).unwrap().path.to_string();
+            (path, best.reasons.clone())
+        };
+        let (path, reasons) = first("Add type annotations for instance attributes in `formatting`");
+        assert_eq!(path, "src/click/formatting.py");
+        assert!(
+            reasons.contains(&"module:formatting".to_owned()),
+            "{reasons:?}"
+        );
+        // A private module's name without its underscore.
+        let (path, _) = first("Move the stream helpers out of `compat`");
+        assert_eq!(path, "src/click/_compat.py");
+        // A name some definition has is that definition, not a module.
+        let (path, _) = first("Rename `HelpFormatter` attributes");
+        assert_eq!(path, "src/click/formatting.py");
     }
 
     #[test]
