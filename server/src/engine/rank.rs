@@ -171,12 +171,11 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
 /// At most this many names written as code are looked for as module names.
 const MAX_MODULE_MENTIONS: usize = 4;
 
-/// A file's module name: its file name without extension and leading underscores
-/// (`src/click/_compat.py` -> `compat`).
-fn module_name(path: &str) -> Option<&str> {
-    let file_name = path.rsplit('/').next()?;
-    let stem = file_name.split('.').next()?;
-    Some(stem.trim_start_matches('_'))
+/// A file's module name: its file name without extensions (`src/click/_compat.py` ->
+/// `_compat`).
+fn module_name(path: &str) -> &str {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    file_name.split('.').next().unwrap_or(file_name)
 }
 
 /// Files whose path ends with `path` (component-wise), best (longest match) first.
@@ -490,12 +489,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .iter()
                 .copied()
                 .filter(|def_id| {
-                    let module_name = index.file(def_id.file).map(|data| {
-                        let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
-                        file_name.split('.').next().unwrap_or(file_name).to_owned()
-                    });
                     index.container_name(*def_id) == Some(qualifier.as_str())
-                        || module_name.as_deref() == Some(qualifier.as_str())
+                        || index
+                            .file(def_id.file)
+                            .is_some_and(|data| module_name(&data.path) == qualifier)
                 })
                 .collect();
             if !qualified.is_empty() {
@@ -592,7 +589,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
     }
     // Names written as code that no definition has but a module does (`formatting` for
-    // `formatting.py`, `walk` for `walk.rs`): that module, as a mentioned path.
+    // `formatting.py`, `compat` for a private `_compat.py`): that module, as a mentioned path.
     let module_names: Vec<&str> = analysis
         .mentions
         .iter()
@@ -605,7 +602,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         for name in module_names {
             let modules: Vec<FileId> = index
                 .files()
-                .filter(|(_, data)| !data.is_test && module_name(&data.path) == Some(name))
+                .filter(|(_, data)| {
+                    !data.is_test && module_name(&data.path).trim_start_matches('_') == name
+                })
                 .map(|(file, _)| file)
                 .take(3)
                 .collect();
