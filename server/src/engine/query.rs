@@ -133,8 +133,9 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         let lower = word.to_lowercase();
         res.words.push(lower.clone());
         identifier_terms(word, |term| res.terms.push(term.to_owned()));
-        let plain = lower.len() > 1
-            && lower.bytes().all(|byte| byte.is_ascii_lowercase())
+        // A plain word: letters only, capitalized at most.
+        let plain = word.len() > 1
+            && word.as_bytes()[0].is_ascii_alphabetic()
             && word.bytes().skip(1).all(|byte| byte.is_ascii_lowercase())
             && !is_english_stop_word(&lower);
         // Two prose words in a row are also the identifier they would make together

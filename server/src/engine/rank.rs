@@ -590,32 +590,30 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     }
     // Names written as code that no definition has but a module does (`formatting` for
     // `formatting.py`, `compat` for a private `_compat.py`): that module, as a mentioned path.
-    let module_names: Vec<&str> = analysis
+    let module_names = analysis
         .mentions
         .iter()
         .filter(|mention| mention.certain && mention.segments.len() == 1)
         .map(|mention| mention.segments[0].as_str())
         .filter(|name| name.len() >= 3 && index.defs_named(name).is_empty())
-        .take(MAX_MODULE_MENTIONS)
-        .collect();
-    if !module_names.is_empty() {
-        for name in module_names {
-            let modules: Vec<FileId> = index
-                .files()
-                .filter(|(_, data)| {
-                    !data.is_test && module_name(&data.path).trim_start_matches('_') == name
-                })
-                .map(|(file, _)| file)
-                .take(3)
-                .collect();
-            if modules.is_empty() || modules.len() > 2 {
-                continue;
-            }
-            for file in modules {
-                path_files.push(file);
-                for def in index.top_level_defs(file).take(6) {
-                    path_list.push((def, format!("module:{name}")));
-                }
+        .take(MAX_MODULE_MENTIONS);
+    for name in module_names {
+        let modules: Vec<FileId> = index
+            .files()
+            .filter(|(_, data)| {
+                !data.is_test && module_name(&data.path).trim_start_matches('_') == name
+            })
+            .map(|(file, _)| file)
+            .take(3)
+            .collect();
+        // More than two modules of that name: it does not say which.
+        if modules.len() > 2 {
+            continue;
+        }
+        for file in modules {
+            path_files.push(file);
+            for def in index.top_level_defs(file).take(6) {
+                path_list.push((def, format!("module:{name}")));
             }
         }
     }
