@@ -5,9 +5,9 @@
 //! Invariant: the rendered text never exceeds the budget (checked by an exact count of the
 //! final text; items are dropped from the lowest score until it fits); items never overlap.
 
-use super::items::{line_span, Candidate, Rendering, Section};
+use super::items::{line_span, Candidate, Fidelity, Rendering, Section};
 use super::render::{self, Block, Format};
-use crate::base::FxHashMap;
+use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::Index;
 use rayon::prelude::*;
 
@@ -53,6 +53,12 @@ fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Re
     let data = input.index.file(candidate.file).expect("live file");
     let span = line_span(input.index, candidate.file, rendering.range);
     let first = data.line_index.line_col(span.start).line + 1;
+    if render::groups(input.format, candidate.section) {
+        let (line, depth) = candidate.def.map_or((first, 0), |def| {
+            super::items::outline_position(input.index, def)
+        });
+        return render::entry(line, depth, &rendering.body);
+    }
     let last = data
         .line_index
         .line_col(span.end.saturating_sub(1).max(span.start))
@@ -74,6 +80,15 @@ fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Re
     )
 }
 
+/// The lines that open and close one file's entries in a grouped section.
+fn group_wrapper(input: &AssembleInput<'_>, file: FileId) -> (String, &'static str) {
+    let data = input.index.file(file).expect("live file");
+    (
+        render::group_open(input.format, &data.path, Some(data.lang)),
+        render::group_close(input.format),
+    )
+}
+
 /// A candidate's rendering as a block of the answer, with its exact token count.
 fn counted(input: &AssembleInput<'_>, idx: usize, rendering_idx: usize) -> (String, u32) {
     let candidate = &input.candidates[idx];
@@ -82,21 +97,26 @@ fn counted(input: &AssembleInput<'_>, idx: usize, rendering_idx: usize) -> (Stri
     (block, tokens)
 }
 
-fn overlaps(
+/// The positions of the chosen items a rendering would overlap: items of one file sharing
+/// lines, when one holds the other or both are in the same section.
+fn overlapping(
     chosen: &[Chosen],
     candidates: &[Candidate],
     candidate: &Candidate,
     rendering: &Rendering,
-) -> bool {
-    chosen.iter().any(|other| {
-        let other_candidate = &candidates[other.candidate_idx];
-        other_candidate.file == candidate.file
-            && other.rendering.range.start < rendering.range.end
-            && rendering.range.start < other.rendering.range.end
-            && (other.rendering.range.contains_range(rendering.range)
-                || rendering.range.contains_range(other.rendering.range)
-                || other_candidate.section == candidate.section)
-    })
+) -> Vec<usize> {
+    (0..chosen.len())
+        .filter(|pos| {
+            let other = &chosen[*pos];
+            let other_candidate = &candidates[other.candidate_idx];
+            other_candidate.file == candidate.file
+                && other.rendering.range.start < rendering.range.end
+                && rendering.range.start < other.rendering.range.end
+                && (other.rendering.range.contains_range(rendering.range)
+                    || rendering.range.contains_range(other.rendering.range)
+                    || other_candidate.section == candidate.section)
+        })
+        .collect()
 }
 
 pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
@@ -156,6 +176,10 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 
     let mut chosen: Vec<Chosen> = Vec::new();
     let mut taken = vec![false; candidates.len()];
+    // Files with an entry in a grouped section: the first entry of a file also pays for
+    // the file's heading.
+    let mut grouped: FxHashSet<(usize, FileId)> = FxHashSet::default();
+    let mut group_costs: FxHashMap<FileId, u32> = FxHashMap::default();
     let mut spent: [u32; 5] = [0; 5];
     // Pass 1: each section within its share. Pass 2: what is left, to anyone, by score.
     for pass in 0..2 {
@@ -169,38 +193,71 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             let section = candidate.section.idx();
             for rendering_idx in 0..candidate.renderings.len() {
                 let rendering = &candidate.renderings[rendering_idx];
-                if overlaps(&chosen, candidates, candidate, rendering) {
+                // Code that holds chosen cards of lower score replaces them (a cheap card
+                // chosen within its section's share must not keep out the code it sums up);
+                // any other overlap rules the rendering out.
+                let overlapped = overlapping(&chosen, candidates, candidate, rendering);
+                let replaces = overlapped.iter().all(|pos| {
+                    let other = &chosen[*pos];
+                    rendering.fidelity == Fidelity::Full
+                        && other.rendering.fidelity != Fidelity::Full
+                        && rendering.range.contains_range(other.rendering.range)
+                        && candidates[other.candidate_idx].score < candidate.score
+                });
+                if !replaces {
                     continue;
                 }
+                let refund: u32 = overlapped.iter().map(|pos| chosen[*pos].tokens).sum();
                 let room = if pass == 0 {
                     allowance[section].saturating_sub(spent[section])
                 } else {
-                    pool
+                    pool + refund
                 };
                 if rendering.body.len() > room as usize * MAX_BYTES_PER_TOKEN {
                     continue;
                 }
-                let tokens = cost(&mut costs, idx, rendering_idx);
+                let group_key = (section, candidate.file);
+                let heading = if render::groups(input.format, candidate.section)
+                    && !grouped.contains(&group_key)
+                {
+                    *group_costs.entry(candidate.file).or_insert_with(|| {
+                        let (open, close) = group_wrapper(input, candidate.file);
+                        (input.count)(&open) + (input.count)(close)
+                    })
+                } else {
+                    0
+                };
+                let tokens = cost(&mut costs, idx, rendering_idx) + heading;
                 let fits = if pass == 0 {
                     spent[section] + tokens <= allowance[section]
                 } else {
-                    tokens <= pool
+                    tokens <= pool + refund
                 };
                 if !fits {
                     continue;
+                }
+                for pos in overlapped.into_iter().rev() {
+                    let replaced = chosen.remove(pos);
+                    spent[candidates[replaced.candidate_idx].section.idx()] -= replaced.tokens;
+                    if pass == 1 {
+                        pool += replaced.tokens;
+                    }
                 }
                 spent[section] += tokens;
                 if pass == 1 {
                     pool -= tokens;
                 }
-                let (block, _) = costs
+                let (block, block_tokens) = costs
                     .remove(&(idx, rendering_idx))
                     .expect("counted just above");
+                if render::groups(input.format, candidate.section) {
+                    grouped.insert(group_key);
+                }
                 chosen.push(Chosen {
                     candidate_idx: idx,
                     rendering: rendering.clone(),
                     block,
-                    tokens,
+                    tokens: block_tokens,
                 });
                 taken[idx] = true;
                 break;
@@ -210,7 +267,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 
     // Render and enforce the limit on the exact count of the final text.
     loop {
-        let (text, used) = render_document(input, candidates, &chosen);
+        let (text, used) = render_document(input, &chosen);
         if used <= input.limit || chosen.is_empty() {
             let omitted: Vec<usize> = relevant
                 .iter()
@@ -240,6 +297,13 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                     used: 0,
                 };
             }
+            // In the order of the text.
+            let order = display_order(input, &chosen);
+            let mut slots: Vec<Option<Chosen>> = chosen.into_iter().map(Some).collect();
+            let chosen = order
+                .into_iter()
+                .map(|pos| slots[pos].take().expect("each position once"))
+                .collect();
             return Assembly {
                 chosen,
                 omitted,
@@ -263,23 +327,73 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     }
 }
 
-/// Renders the chosen items grouped by section (in section order, each by position in the
-/// file within the section's score order) and counts the tokens of the whole text,
+/// The chosen items in the order of the text: by section; in a grouped section by file (in
+/// the order of each file's first chosen item) and by position within a file; otherwise as
+/// chosen (by score).
+fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
+    let candidates = input.candidates;
+    let file_of = |pos: usize| candidates[chosen[pos].candidate_idx].file;
+    let mut order = Vec::with_capacity(chosen.len());
+    for section in Section::ALL {
+        let mut in_section: Vec<usize> = (0..chosen.len())
+            .filter(|pos| candidates[chosen[*pos].candidate_idx].section == section)
+            .collect();
+        if render::groups(input.format, section) {
+            let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
+            for pos in &in_section {
+                let next = file_rank.len();
+                file_rank.entry(file_of(*pos)).or_insert(next);
+            }
+            in_section.sort_by_key(|pos| {
+                (
+                    file_rank[&file_of(*pos)],
+                    chosen[*pos].rendering.range.start,
+                )
+            });
+        }
+        order.extend(in_section);
+    }
+    order
+}
+
+/// Renders the chosen items, in [`display_order`], and counts the tokens of the whole text,
 /// including the `used` figure it states.
-fn render_document(
-    input: &AssembleInput<'_>,
-    candidates: &[Candidate],
-    chosen: &[Chosen],
-) -> (String, u32) {
+fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32) {
+    let candidates = input.candidates;
+    let order = display_order(input, chosen);
+    // Each section's parts: its blocks, and in a grouped section each file's heading and
+    // closing line around the file's entries. Wrapper tokens are counted here; the blocks'
+    // are counted already.
+    let mut wrapper_tokens = 0;
     let sections: Vec<(Section, Vec<String>)> = Section::ALL
         .iter()
         .map(|section| {
-            let blocks = chosen
+            let mut parts: Vec<String> = Vec::new();
+            let mut open_file: Option<FileId> = None;
+            for pos in order
                 .iter()
-                .filter(|c| candidates[c.candidate_idx].section == *section)
-                .map(|c| c.block.clone())
-                .collect();
-            (*section, blocks)
+                .filter(|pos| candidates[chosen[**pos].candidate_idx].section == *section)
+            {
+                let file = candidates[chosen[*pos].candidate_idx].file;
+                if render::groups(input.format, *section) && open_file != Some(file) {
+                    if open_file.is_some() {
+                        let close = render::group_close(input.format);
+                        wrapper_tokens += (input.count)(close);
+                        parts.push(close.to_owned());
+                    }
+                    let (open, _) = group_wrapper(input, file);
+                    wrapper_tokens += (input.count)(&open);
+                    parts.push(open);
+                    open_file = Some(file);
+                }
+                parts.push(chosen[*pos].block.clone());
+            }
+            if open_file.is_some() {
+                let close = render::group_close(input.format);
+                wrapper_tokens += (input.count)(close);
+                parts.push(close.to_owned());
+            }
+            (*section, parts)
         })
         .collect();
     if input.format == Format::Json {
@@ -299,6 +413,7 @@ fn render_document(
         })
         .sum::<u32>()
         + chosen.iter().map(|c| c.tokens).sum::<u32>()
+        + wrapper_tokens
         + (input.count)(render::footer(input.format));
     let total_with = |stated: u32| {
         (input.count)(&render::header(
@@ -322,4 +437,122 @@ fn render_document(
         render::document(input.format, input.intent, input.limit, stated, &sections),
         total_with(stated),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{assemble, AssembleInput};
+    use crate::engine::items::{compact, full, Candidate};
+    use crate::engine::{ContextRequest, Engine, Format, Section};
+
+    #[test]
+    fn a_cheap_card_gives_way_to_the_better_scored_code_it_sums_up() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/db.py
+def execute(sql, params):
+    conn = connect()
+    rows = conn.run(sql, params)
+    conn.commit()
+    return rows
+"#,
+        );
+        let def = index.defs_named("execute")[0];
+        let candidate = |section, score, rendering| Candidate {
+            section,
+            file: def.file,
+            def: Some(def),
+            symbol: Some("execute".to_owned()),
+            kind: None,
+            score,
+            reasons: Vec::new(),
+            of: None,
+            renderings: vec![rendering],
+        };
+        let candidates = [
+            candidate(Section::Callers, 1.0, full(&index, def)),
+            candidate(Section::Definitions, 0.5, compact(&index, def)),
+        ];
+        let count = |text: &str| text.len() as u32 / 4;
+        // The callers' share cannot hold the code, the definitions' share holds the card:
+        // the card is chosen first, and the code, which fits what is left, replaces it.
+        let assembly = assemble(&AssembleInput {
+            index: &index,
+            candidates: &candidates,
+            shares: [50, 0, 1, 0, 0],
+            limit: 400,
+            format: Format::Xml,
+            count: &count,
+            intent: "bug_fix",
+        });
+        let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
+        assert_eq!(chosen, vec![0], "{}", assembly.text);
+        assert_eq!(assembly.omitted.first().map(|(idx, _)| *idx), Some(1));
+    }
+
+    #[test]
+    fn cards_of_one_file_are_listed_under_one_heading_by_line_in_the_order_of_the_items() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/db.py
+class RetryPolicy:
+    """Decides whether a failed statement is retried."""
+
+    def should_retry(self, attempt):
+        return attempt < 3
+
+
+class DatabaseClient:
+    def __init__(self, url, retry_policy=None):
+        self.url = url
+        self.retry_policy = retry_policy or RetryPolicy()
+
+    def connect(self):
+        if not self.url:
+            raise ValueError("empty url")
+        return open_connection(self.url)
+
+
+def open_connection(url):
+    return url
+"#,
+        );
+        let engine = Engine::new();
+        let request = ContextRequest::new("fix the crash in DatabaseClient.connect");
+        let result = engine
+            .assemble_context(&index, &request)
+            .expect("valid request");
+        let text = &result.text;
+        assert_eq!(
+            text.matches("<defs path=\"shop/db.py\">\n").count(),
+            1,
+            "{text}"
+        );
+        // One entry per card, labelled with its name's line and indented by nesting; no
+        // per-card element.
+        assert!(!text.contains("<def "), "{text}");
+        assert!(text.contains("\n1: class RetryPolicy\n  Decides"), "{text}");
+        assert!(
+            text.contains("\n  4: def should_retry(self, attempt)\n"),
+            "{text}"
+        );
+        // Items come in the order of the text: the definitions' cards by line.
+        let cards: Vec<u32> = result
+            .items
+            .iter()
+            .filter(|item| item.section == Section::Definitions)
+            .map(|item| item.range.start)
+            .collect();
+        assert!(cards.len() >= 3, "{text}");
+        assert!(cards.windows(2).all(|pair| pair[0] < pair[1]), "{cards:?}");
+        assert_eq!(result.used, request.tokenizer.count(text));
+        // JSON keeps one object per item.
+        let mut json = request.clone();
+        json.format = Format::Json;
+        let result = engine
+            .assemble_context(&index, &json)
+            .expect("valid request");
+        assert!(!result.text.contains("<defs"));
+        assert!(result.text.contains("\"section\":\"definitions\""));
+    }
 }

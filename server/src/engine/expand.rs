@@ -30,9 +30,12 @@ const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
-/// Cards for the rest of the best file's definitions, scored just above the relevance floor.
+/// Cards for the rest of the best file's definitions, scored just above the relevance floor
+/// (a fifth of the best candidate, see `assemble`), each a little below the one before:
+/// the 40th still clears it.
 const MAX_OUTLINE_CARDS: usize = 40;
 const OUTLINE_SCORE: f32 = 0.21;
+const OUTLINE_DECAY: f32 = 0.001;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
 /// Files scoring at least this share of the best file are the focus of the answer (below it,
 /// a file is seldom one the task changes); usage questions and tests reach further (callers
@@ -70,6 +73,7 @@ fn def_candidate(
     Candidate {
         section,
         file: def.file,
+        def: Some(def),
         symbol: Some(qualified_name(index, def)),
         kind: index.def(def).map(|def_data| def_data.kind),
         score,
@@ -243,29 +247,48 @@ pub fn expand(
             ));
         }
     }
-    // A map of the best file: cards for its other definitions, after everything else, so
-    // the assistant sees what the file holds around the targets.
+    // A map of the best file: cards for its other definitions, nearest the targets first,
+    // scored just above the relevance floor (after everything else), so the assistant sees
+    // what the file holds around the targets and what it may also have to change.
     if let Some(best_file) = ranking.files.first().map(|file| file.file) {
         if let Some(data) = index
             .file(best_file)
             .filter(|_| !pinned.contains(&best_file))
         {
-            let outline: Vec<DefId> = (0..data.syntax.defs.len() as u32)
+            let anchors: Vec<crate::base::TextRange> = primary
+                .iter()
+                .filter(|target| target.def.file == best_file)
+                .filter_map(|target| index.def(target.def).map(|def| def.range))
+                .collect();
+            let distance = |range: crate::base::TextRange| {
+                anchors
+                    .iter()
+                    .map(|anchor| {
+                        anchor
+                            .start
+                            .saturating_sub(range.end)
+                            .max(range.start.saturating_sub(anchor.end))
+                    })
+                    .min()
+                    .unwrap_or(0)
+            };
+            let mut outline: Vec<(u32, DefId)> = (0..data.syntax.defs.len() as u32)
                 .map(|idx| DefId {
                     file: best_file,
                     idx,
                 })
                 .filter(|def| !carded.contains(def))
-                .filter(|def| {
+                .filter_map(|def| {
                     index
-                        .def(*def)
-                        .is_some_and(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
+                        .def(def)
+                        .filter(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
+                        .map(|d| (distance(d.range), def))
                 })
-                .take(MAX_OUTLINE_CARDS)
                 .collect();
-            for (rank, def) in outline.into_iter().enumerate() {
+            outline.sort_by_key(|(distance, def)| (*distance, def.idx));
+            for (rank, (_, def)) in outline.into_iter().take(MAX_OUTLINE_CARDS).enumerate() {
                 carded.insert(def);
-                let score = top_score * OUTLINE_SCORE / (1.0 + rank as f32 * 0.01);
+                let score = top_score * OUTLINE_SCORE * (1.0 - rank as f32 * OUTLINE_DECAY);
                 candidates.push(card(
                     index,
                     def,
@@ -573,6 +596,7 @@ fn callers_and_tests(
             acc.push(Candidate {
                 section: Section::Callers,
                 file,
+                def: Some(caller),
                 symbol: Some(qualified_name(index, caller)),
                 kind: Some(caller_data.kind),
                 score: score * caller_weight * rank_penalty,
@@ -631,6 +655,7 @@ fn imports(
         acc.push(Candidate {
             section: Section::Imports,
             file: def.file,
+            def: None,
             symbol: None,
             kind: None,
             score: top_score * 0.3 / (1.0 + rank as f32),

@@ -80,6 +80,8 @@ pub struct Rendering {
 pub struct Candidate {
     pub section: Section,
     pub file: FileId,
+    /// The definition it shows, if any (an imports block or a run of lines has none).
+    pub def: Option<DefId>,
     pub symbol: Option<String>,
     pub kind: Option<DefKind>,
     pub score: f32,
@@ -151,6 +153,26 @@ fn header_range(index: &Index, def: DefId) -> TextRange {
     )
 }
 
+/// Where a definition's card stands in a list of its file's cards: the 1-based line of its
+/// name (a card's range may start at docs or attributes) and how deep it nests in
+/// definitions other than modules (a method in a class: 1).
+pub fn outline_position(index: &Index, def: DefId) -> (u32, usize) {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return (0, 0);
+    };
+    let line = data.line_index.line_col(def_data.name_range.start).line + 1;
+    let mut depth = 0;
+    let mut parent = def_data.parent;
+    while let Some(idx) = parent {
+        let parent_def = &data.syntax.defs[idx as usize];
+        if parent_def.kind != DefKind::Module || parent_def.parent.is_some() {
+            depth += 1;
+        }
+        parent = parent_def.parent;
+    }
+    (line, depth)
+}
+
 /// A compact card: kind, signature and the doc's first sentence.
 pub fn compact(index: &Index, def: DefId) -> Rendering {
     let def_data = index.def(def).expect("live def");
@@ -166,7 +188,8 @@ pub fn compact(index: &Index, def: DefId) -> Rendering {
     }
 }
 
-/// A standard card: the compact card plus the signatures of the definition's members.
+/// A standard card: the compact card plus the signatures of the definition's members, each
+/// after its name's 1-based line number (`  57: def connect(self)`).
 pub fn standard(index: &Index, def: DefId, max_members: usize) -> Option<Rendering> {
     let data = index.file(def.file)?;
     let mut rendering = compact(index, def);
@@ -180,9 +203,10 @@ pub fn standard(index: &Index, def: DefId, max_members: usize) -> Option<Renderi
         return None;
     }
     for member in members.iter().take(max_members) {
-        rendering.body.push_str("  ");
-        rendering.body.push_str(&member.signature);
-        rendering.body.push('\n');
+        let line = data.line_index.line_col(member.name_range.start).line + 1;
+        rendering
+            .body
+            .push_str(&format!("  {line}: {}\n", member.signature));
     }
     if members.len() > max_members {
         rendering.body.push_str(&format!(

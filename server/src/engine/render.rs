@@ -143,6 +143,48 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
     }
 }
 
+/// Whether a section lists its blocks by file, as numbered entries under one heading per
+/// file (see [`group_open`] and [`entry`]) instead of one element per block: the definitions'
+/// cards, a line or two each, for which a block's wrapper would cost as much as its text.
+/// JSON keeps one object per item.
+pub fn groups(format: Format, section: Section) -> bool {
+    format != Format::Json && section == Section::Definitions
+}
+
+/// The line that opens the entries of one file in a grouped section.
+pub fn group_open(format: Format, path: &str, lang: Option<Language>) -> String {
+    match format {
+        Format::Xml => format!("<defs path=\"{}\">\n", escape_attr(path)),
+        Format::Markdown => format!("### {path}\n```{}\n", fence_lang(lang)),
+        Format::Json => String::new(),
+    }
+}
+
+/// The line that closes the entries of one file in a grouped section.
+pub fn group_close(format: Format) -> &'static str {
+    match format {
+        Format::Xml => "</defs>\n",
+        Format::Markdown => "```\n",
+        Format::Json => "",
+    }
+}
+
+/// One entry of a grouped section: the body after the 1-based line it is labelled with,
+/// all its lines indented two spaces per level of nesting. It begins with a digit or a
+/// space after the previous part's newline, a boundary no BPE pre-token crosses (see
+/// [`document_parts`]).
+pub fn entry(line: u32, depth: usize, body: &str) -> String {
+    let indent = "  ".repeat(depth);
+    let mut text = format!("{indent}{line}: ");
+    for (n, body_line) in body.split_inclusive('\n').enumerate() {
+        if n > 0 {
+            text.push_str(&indent);
+        }
+        text.push_str(body_line);
+    }
+    text
+}
+
 /// The first part of the document, which states the budget figures.
 pub fn header(format: Format, intent: &str, limit: u32, used: u32) -> String {
     match format {
