@@ -193,16 +193,15 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             let section = candidate.section.idx();
             for rendering_idx in 0..candidate.renderings.len() {
                 let rendering = &candidate.renderings[rendering_idx];
-                // Code that holds chosen cards of lower score replaces them (a cheap card
-                // chosen within its section's share must not keep out the code it sums up);
-                // any other overlap rules the rendering out.
+                // Code that holds chosen cards replaces them: a card says less than the code
+                // it sums up (a member's card must not keep out the member's code as a
+                // caller). Any other overlap rules the rendering out.
                 let overlapped = overlapping(&chosen, candidates, candidate, rendering);
                 let replaces = overlapped.iter().all(|pos| {
                     let other = &chosen[*pos];
                     rendering.fidelity == Fidelity::Full
                         && other.rendering.fidelity != Fidelity::Full
                         && rendering.range.contains_range(other.rendering.range)
-                        && candidates[other.candidate_idx].score < candidate.score
                 });
                 if !replaces {
                     continue;
@@ -269,10 +268,22 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     loop {
         let (text, used) = render_document(input, &chosen);
         if used <= input.limit || chosen.is_empty() {
+            // Left out: neither chosen nor held by a chosen item (a card its code replaced).
+            let held = |idx: usize| {
+                let candidate = &candidates[idx];
+                chosen.iter().any(|c| {
+                    c.candidate_idx == idx
+                        || (candidates[c.candidate_idx].file == candidate.file
+                            && candidate
+                                .renderings
+                                .iter()
+                                .any(|r| c.rendering.range.contains_range(r.range)))
+                })
+            };
             let omitted: Vec<usize> = relevant
                 .iter()
                 .chain(&irrelevant)
-                .filter(|idx| !chosen.iter().any(|c| c.candidate_idx == **idx))
+                .filter(|idx| !held(**idx))
                 .take(MAX_OMITTED)
                 .copied()
                 .collect();
@@ -446,7 +457,7 @@ mod tests {
     use crate::engine::{ContextRequest, Engine, Format, Section};
 
     #[test]
-    fn a_cheap_card_gives_way_to_the_better_scored_code_it_sums_up() {
+    fn a_card_gives_way_to_the_code_it_sums_up() {
         let (index, _) = crate::index::tests::index_fixture(
             r#"
 //- /shop/db.py
@@ -470,16 +481,16 @@ def execute(sql, params):
             renderings: vec![rendering],
         };
         let candidates = [
-            candidate(Section::Callers, 1.0, full(&index, def)),
-            candidate(Section::Definitions, 0.5, compact(&index, def)),
+            candidate(Section::Callers, 0.5, full(&index, def)),
+            candidate(Section::Definitions, 1.0, compact(&index, def)),
         ];
         let count = |text: &str| text.len() as u32 / 4;
-        // The callers' share cannot hold the code, the definitions' share holds the card:
-        // the card is chosen first, and the code, which fits what is left, replaces it.
+        // The card scores better and is chosen first; the code, in what is left of the
+        // budget, replaces it.
         let assembly = assemble(&AssembleInput {
             index: &index,
             candidates: &candidates,
-            shares: [50, 0, 1, 0, 0],
+            shares: [1, 0, 1, 0, 0],
             limit: 400,
             format: Format::Xml,
             count: &count,
@@ -487,7 +498,9 @@ def execute(sql, params):
         });
         let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
         assert_eq!(chosen, vec![0], "{}", assembly.text);
-        assert_eq!(assembly.omitted.first().map(|(idx, _)| *idx), Some(1));
+        // The card is not listed as left out: its code holds it.
+        assert!(assembly.omitted.is_empty());
+        assert!(assembly.text.contains("conn.commit()"), "{}", assembly.text);
     }
 
     #[test]

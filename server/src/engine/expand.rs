@@ -15,6 +15,10 @@ use crate::languages::DefKind;
 /// Targets scoring below this share of the best are not primary.
 const PRIMARY_RATIO: f32 = 0.35;
 const MAX_PRIMARY: usize = 6;
+/// A primary target's container card, and its other members' cards, score this share of
+/// the target, the members each a little below the one before.
+const CONTAINER_SHARE: f32 = 0.6;
+const MEMBER_DECAY: f32 = 0.005;
 /// A ranked member's container card scores this share of the member.
 const CONTAINER_CARD_SHARE: f32 = 0.5;
 /// Cards scoring below this share of the best are left out (listed as omitted).
@@ -83,21 +87,22 @@ fn def_candidate(
     }
 }
 
-/// A definition card: compact, or (`rich`) standard with member signatures when it has members.
+/// A definition's compact card.
 fn card(
     index: &Index,
     def: DefId,
     section: Section,
     score: f32,
     reasons: Vec<String>,
-    rich: bool,
 ) -> Candidate {
-    let mut renderings = Vec::new();
-    if rich {
-        renderings.extend(standard(index, def, MAX_MEMBERS));
-    }
-    renderings.push(compact(index, def));
-    def_candidate(index, def, section, score, reasons, renderings)
+    def_candidate(
+        index,
+        def,
+        section,
+        score,
+        reasons,
+        vec![compact(index, def)],
+    )
 }
 
 /// A definition's code, falling back to its standard and compact cards when it is too big.
@@ -162,21 +167,40 @@ pub fn expand(
             ));
             carded.insert(def);
         }
-        // The container of a method, with its members' signatures.
+        // The container of a method, and its other members as cards of their own (listed
+        // under the container by line, they read as its outline).
         if let Some(parent) = def_data.parent {
             let parent_id = DefId {
                 file: def.file,
                 idx: parent,
             };
             if carded.insert(parent_id) && !pinned.contains(&def.file) {
+                let score = target.score * CONTAINER_SHARE;
                 candidates.push(card(
                     index,
                     parent_id,
                     Section::Definitions,
-                    target.score * 0.6,
+                    score,
                     vec![format!("container-of:{}", def_data.name)],
-                    true,
                 ));
+                let members = index
+                    .members(parent_id)
+                    .filter(|member| !primary_ids.contains(member))
+                    .take(MAX_MEMBERS);
+                for (rank, member) in members.enumerate() {
+                    if carded.insert(member) {
+                        candidates.push(card(
+                            index,
+                            member,
+                            Section::Definitions,
+                            score * (1.0 - rank as f32 * MEMBER_DECAY),
+                            vec![format!(
+                                "member-of:{}",
+                                index.def(parent_id).map_or("", |d| &d.name)
+                            )],
+                        ));
+                    }
+                }
             }
         }
         // What it calls, and the types it names.
@@ -218,7 +242,6 @@ pub fn expand(
             section,
             ranked.score,
             ranked.reasons.clone(),
-            false,
         ));
         n_cards += 1;
         members.push((ranked, section));
@@ -243,7 +266,6 @@ pub fn expand(
                 section,
                 member.score * CONTAINER_CARD_SHARE,
                 vec![format!("container-of:{}", member_data.name)],
-                false,
             ));
         }
     }
@@ -295,7 +317,6 @@ pub fn expand(
                     Section::Definitions,
                     score,
                     vec!["outline-of-best-file".to_owned()],
-                    false,
                 ));
             }
         }
@@ -332,7 +353,6 @@ pub fn expand(
                     Section::Definitions,
                     score,
                     vec![reason.to_owned()],
-                    false,
                 ));
             }
         }
@@ -462,7 +482,6 @@ fn linked_cards(
             Section::Definitions,
             score * rank_penalty,
             vec![format!("{reason}:{name}")],
-            false,
         ));
         n_added += 1;
     }

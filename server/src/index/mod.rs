@@ -501,6 +501,21 @@ impl Index {
         })
     }
 
+    /// The definitions directly inside `def` (a class's methods and fields), in file order.
+    pub fn members(&self, def: DefId) -> impl Iterator<Item = DefId> + '_ {
+        self.file(def.file).into_iter().flat_map(move |data| {
+            data.syntax
+                .defs
+                .iter()
+                .enumerate()
+                .filter(move |(_, member)| member.parent == Some(def.idx))
+                .map(move |(idx, _)| DefId {
+                    file: def.file,
+                    idx: idx as u32,
+                })
+        })
+    }
+
     /// The name of the type (or module) a definition belongs to: its parent's name, or the
     /// receiver type of a method declared outside its type (Go).
     pub fn container_name(&self, def: DefId) -> Option<&str> {
