@@ -185,23 +185,24 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
         .split(['/', '\\'])
         .filter(|s| !s.is_empty())
         .collect();
-    if wanted.is_empty() {
+    let Some(file_name) = wanted.last() else {
         return Vec::new();
-    }
+    };
+    // The file name must match, plus as much of the directory as the path gives.
     let mut best: Vec<(usize, FileId)> = Vec::new();
-    for (file, data) in index.files() {
-        let have: Vec<&str> = data.path.split('/').collect();
+    for file in index.files_with_stem(crate::index::file_stem(file_name)) {
+        let Some(data) = index.file(*file) else {
+            continue;
+        };
         let n_common = wanted
             .iter()
             .rev()
-            .zip(have.iter().rev())
-            .take_while(|(a, b)| a == b)
+            .zip(data.path.split('/').rev())
+            .take_while(|(a, b)| **a == *b)
             .count();
-        // The file name must match, plus as much of the directory as the trace gives.
-        if n_common == 0 {
-            continue;
+        if n_common > 0 {
+            best.push((n_common, *file));
         }
-        best.push((n_common, file));
     }
     let Some(max_common) = best.iter().map(|(n, _)| *n).max() else {
         return Vec::new();
@@ -599,11 +600,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .take(MAX_MODULE_MENTIONS);
     for name in module_names {
         let modules: Vec<FileId> = index
-            .files()
-            .filter(|(_, data)| {
-                !data.is_test && module_name(&data.path).trim_start_matches('_') == name
-            })
-            .map(|(file, _)| file)
+            .files_with_stem(name)
+            .iter()
+            .copied()
+            .filter(|file| index.file(*file).is_some_and(|data| !data.is_test))
             .take(3)
             .collect();
         // More than two modules of that name: it does not say which.

@@ -58,12 +58,26 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
+/// A file's stem, the key of [`Index::files_with_stem`]: its file name up to the first dot,
+/// without leading underscores (`src/click/_compat.py` -> `compat`, `index.test.ts` ->
+/// `index`), as a module is named in code.
+pub fn file_stem(path: &str) -> &str {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    file_name
+        .split('.')
+        .next()
+        .unwrap_or(file_name)
+        .trim_start_matches('_')
+}
+
 /// The index. Cheap to query; mutated one file at a time.
 #[derive(Default)]
 pub struct Index {
     roots: Vec<PathBuf>,
     files: Vec<Option<Arc<FileData>>>,
     by_path: FxHashMap<(u32, Box<str>), FileId>,
+    /// Live files by their stem (see [`file_stem`]).
+    by_stem: FxHashMap<Box<str>, Vec<FileId>>,
     defs_by_name: FxHashMap<Box<str>, Vec<DefId>>,
     /// Lower-cased name -> the exact names that lower-case to it.
     names_by_lower: FxHashMap<Box<str>, Vec<Box<str>>>,
@@ -266,11 +280,23 @@ impl Index {
         self.insert(Arc::new(data))
     }
 
+    /// The live files of a stem (see [`file_stem`]), in the order they were added.
+    pub fn files_with_stem(&self, stem: &str) -> &[FileId] {
+        self.by_stem.get(stem).map_or(&[], Vec::as_slice)
+    }
+
     /// Removes a file; returns whether it was there.
     pub fn remove_file(&mut self, root: u32, path: &str) -> bool {
         let Some(file) = self.by_path.remove(&(root, Box::from(path))) else {
             return false;
         };
+        let stem = file_stem(path);
+        if let Some(files) = self.by_stem.get_mut(stem) {
+            files.retain(|other| *other != file);
+            if files.is_empty() {
+                self.by_stem.remove(stem);
+            }
+        }
         let mut changes = NameChanges::default();
         if let Some(old) = self.files[file.0 as usize].take() {
             self.unlink_defs(file, &old, &mut changes);
@@ -324,6 +350,10 @@ impl Index {
             None => {
                 let file = FileId(self.files.len() as u32);
                 self.files.push(None);
+                self.by_stem
+                    .entry(file_stem(&key.1).into())
+                    .or_default()
+                    .push(file);
                 self.by_path.insert(key, file);
                 self.link_refs(file, &data.ref_names);
                 self.resolution = OnceLock::new();

@@ -317,3 +317,50 @@ export class Client {}
     assert!(!declarations_only("source/core/constants.ts"));
     assert!(!declarations_only("source/core/client.ts"));
 }
+
+#[test]
+fn files_are_found_by_stem_as_they_come_and_go() {
+    let (mut index, _) = index_fixture(
+        r#"
+//- /click/_compat.py
+x = 1
+//- /tests/compat.test.ts
+const y = 1
+//- /click/core.py
+z = 1
+"#,
+    );
+    let paths = |index: &Index, stem: &str| -> Vec<String> {
+        index
+            .files_with_stem(stem)
+            .iter()
+            .map(|file| index.file(*file).unwrap().path.to_string())
+            .collect()
+    };
+    assert_eq!(super::file_stem("src/click/_compat.py"), "compat");
+    assert_eq!(
+        paths(&index, "compat"),
+        ["click/_compat.py", "tests/compat.test.ts"]
+    );
+    assert!(index.remove_file(0, "click/_compat.py"));
+    assert_eq!(paths(&index, "compat"), ["tests/compat.test.ts"]);
+    // An edit keeps the file where it is; a file added again is found again.
+    index.set_file(
+        0,
+        "tests/compat.test.ts",
+        Language::TypeScript,
+        Arc::from("let y = 2\n"),
+    );
+    index.set_file(
+        0,
+        "click/_compat.py",
+        Language::Python,
+        Arc::from("x = 2\n"),
+    );
+    assert_eq!(
+        paths(&index, "compat"),
+        ["tests/compat.test.ts", "click/_compat.py"]
+    );
+    assert!(index.files_with_stem("_compat").is_empty());
+    assert_eq!(paths(&index, "core"), ["click/core.py"]);
+}
