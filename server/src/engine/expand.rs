@@ -8,7 +8,7 @@
 use super::intent::IntentKind;
 use super::items::{compact, full, lines, qualified_name, standard, Candidate, Rendering, Section};
 use super::rank::{Ranked, Ranking};
-use crate::base::{FileId, FxHashSet};
+use crate::base::{FileId, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
 
@@ -183,6 +183,10 @@ pub fn expand(
                     score,
                     vec![format!("container-of:{}", def_data.name)],
                 ));
+                let reason = format!(
+                    "member-of:{}",
+                    index.def(parent_id).map_or("", |parent| &parent.name)
+                );
                 let members = index
                     .members(parent_id)
                     .filter(|member| !primary_ids.contains(member))
@@ -194,10 +198,7 @@ pub fn expand(
                             member,
                             Section::Definitions,
                             score * (1.0 - rank as f32 * MEMBER_DECAY),
-                            vec![format!(
-                                "member-of:{}",
-                                index.def(parent_id).map_or("", |d| &d.name)
-                            )],
+                            vec![reason.clone()],
                         ));
                     }
                 }
@@ -277,12 +278,12 @@ pub fn expand(
             .file(best_file)
             .filter(|_| !pinned.contains(&best_file))
         {
-            let anchors: Vec<crate::base::TextRange> = primary
+            let anchors: Vec<TextRange> = primary
                 .iter()
                 .filter(|target| target.def.file == best_file)
                 .filter_map(|target| index.def(target.def).map(|def| def.range))
                 .collect();
-            let distance = |range: crate::base::TextRange| {
+            let distance = |range: TextRange| {
                 anchors
                     .iter()
                     .map(|anchor| {

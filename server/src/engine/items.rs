@@ -80,7 +80,7 @@ pub struct Rendering {
 pub struct Candidate {
     pub section: Section,
     pub file: FileId,
-    /// The definition it shows, if any (an imports block or a run of lines has none).
+    /// The definition it shows, or shows lines of (a long caller); an imports block has none.
     pub def: Option<DefId>,
     pub symbol: Option<String>,
     pub kind: Option<DefKind>,
@@ -115,6 +115,18 @@ fn with_newline(mut text: String) -> String {
     text
 }
 
+/// The definitions a definition nests in, innermost first, leaving out a module at the root
+/// of its file (a Rust file's own module, not a `mod` block).
+fn enclosing<'a>(
+    defs: &'a [crate::syntax::Def],
+    target: &crate::syntax::Def,
+) -> impl Iterator<Item = &'a crate::syntax::Def> + 'a {
+    std::iter::successors(target.parent.map(|idx| &defs[idx as usize]), move |def| {
+        def.parent.map(|idx| &defs[idx as usize])
+    })
+    .filter(|def| def.kind != DefKind::Module || def.parent.is_some())
+}
+
 /// The qualified display name of a definition (`DatabaseClient.connect`).
 pub fn qualified_name(index: &Index, def: DefId) -> String {
     let Some(data) = index.file(def.file) else {
@@ -127,14 +139,7 @@ pub fn qualified_name(index: &Index, def: DefId) -> String {
     if let (None, Some(container)) = (target.parent, target.container.as_deref()) {
         names.push(container.to_owned());
     }
-    let mut parent = target.parent;
-    while let Some(idx) = parent {
-        let parent_def = &data.syntax.defs[idx as usize];
-        if parent_def.kind != DefKind::Module || parent_def.parent.is_some() {
-            names.push(parent_def.name.to_string());
-        }
-        parent = parent_def.parent;
-    }
+    names.extend(enclosing(&data.syntax.defs, target).map(|parent| parent.name.to_string()));
     names.reverse();
     names.join(".")
 }
@@ -161,16 +166,7 @@ pub fn outline_position(index: &Index, def: DefId) -> (u32, usize) {
         return (0, 0);
     };
     let line = data.line_index.line_col(def_data.name_range.start).line + 1;
-    let mut depth = 0;
-    let mut parent = def_data.parent;
-    while let Some(idx) = parent {
-        let parent_def = &data.syntax.defs[idx as usize];
-        if parent_def.kind != DefKind::Module || parent_def.parent.is_some() {
-            depth += 1;
-        }
-        parent = parent_def.parent;
-    }
-    (line, depth)
+    (line, enclosing(&data.syntax.defs, def_data).count())
 }
 
 /// A compact card: kind, signature and the doc's first sentence.

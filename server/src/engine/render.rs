@@ -235,8 +235,10 @@ pub fn footer(format: Format) -> &'static str {
 
 /// The parts of the whole document, in order: header, then for each section with blocks its
 /// opening, blocks and closing, then the footer. In XML and Markdown every part ends with a
-/// newline and the next begins with `<` or `#`, a boundary no BPE pre-token crosses in
-/// o200k_base or cl100k_base, so the document's token count is the sum of its parts'.
+/// newline and the next begins with `<`, `#`, a backtick, a digit or a space (a grouped
+/// section's entries and closing lines), a boundary no BPE pre-token crosses in o200k_base
+/// or cl100k_base, so the document's token count is the sum of its parts' (the tests check
+/// it against the count of the whole text).
 pub fn document_parts(
     format: Format,
     intent: &str,
