@@ -189,11 +189,9 @@ pub fn compact(index: &Index, def: DefId) -> Rendering {
 pub fn standard(index: &Index, def: DefId, max_members: usize) -> Option<Rendering> {
     let data = index.file(def.file)?;
     let mut rendering = compact(index, def);
-    let members: Vec<&crate::syntax::Def> = data
-        .syntax
-        .defs
-        .iter()
-        .filter(|member| member.parent == Some(def.idx))
+    let members: Vec<&crate::syntax::Def> = index
+        .members(def)
+        .filter_map(|member| index.def(member))
         .collect();
     if members.is_empty() {
         return None;

@@ -10,7 +10,7 @@ use super::query::{compound_candidates, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
 use super::text::{for_each_word, identifier_terms, normalize_name, stem};
 use crate::base::{FileId, FxHashMap, FxHashSet};
-use crate::index::{DefId, Index, MatchTier};
+use crate::index::{file_stem, module_name, DefId, Index, MatchTier};
 use crate::languages::DefKind;
 
 /// Reciprocal-rank-fusion constant: small, so the head of each list dominates.
@@ -171,13 +171,6 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
 /// At most this many names written as code are looked for as module names.
 const MAX_MODULE_MENTIONS: usize = 4;
 
-/// A file's module name: its file name without extensions (`src/click/_compat.py` ->
-/// `_compat`).
-fn module_name(path: &str) -> &str {
-    let file_name = path.rsplit('/').next().unwrap_or(path);
-    file_name.split('.').next().unwrap_or(file_name)
-}
-
 /// Files whose path ends with `path` (component-wise), best (longest match) first.
 pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
     let wanted: Vec<&str> = path
@@ -190,7 +183,7 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
     };
     // The file name must match, plus as much of the directory as the path gives.
     let mut best: Vec<(usize, FileId)> = Vec::new();
-    for file in index.files_with_stem(crate::index::file_stem(file_name)) {
+    for file in index.files_with_stem(file_stem(file_name)) {
         let Some(data) = index.file(*file) else {
             continue;
         };

@@ -58,16 +58,17 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
-/// A file's stem, the key of [`Index::files_with_stem`]: its file name up to the first dot,
-/// without leading underscores (`src/click/_compat.py` -> `compat`, `index.test.ts` ->
-/// `index`), as a module is named in code.
-pub fn file_stem(path: &str) -> &str {
+/// A file's module name: its file name up to the first dot (`src/click/_compat.py` ->
+/// `_compat`, `index.test.ts` -> `index`).
+pub fn module_name(path: &str) -> &str {
     let file_name = path.rsplit('/').next().unwrap_or(path);
-    file_name
-        .split('.')
-        .next()
-        .unwrap_or(file_name)
-        .trim_start_matches('_')
+    file_name.split('.').next().unwrap_or(file_name)
+}
+
+/// A file's stem, the key of [`Index::files_with_stem`]: its module name without leading
+/// underscores (`_compat.py` -> `compat`), as code names a private module.
+pub fn file_stem(path: &str) -> &str {
+    module_name(path).trim_start_matches('_')
 }
 
 /// The index. Cheap to query; mutated one file at a time.
@@ -518,29 +519,24 @@ impl Index {
 
     /// The definitions at the top of a file (no enclosing definition), in file order.
     pub fn top_level_defs(&self, file: FileId) -> impl Iterator<Item = DefId> + '_ {
+        self.defs_in(file, None)
+    }
+
+    /// The definitions directly inside `def` (a class's methods and fields), in file order.
+    pub fn members(&self, def: DefId) -> impl Iterator<Item = DefId> + '_ {
+        self.defs_in(def.file, Some(def.idx))
+    }
+
+    /// The definitions of a file whose parent is `parent`, in file order.
+    fn defs_in(&self, file: FileId, parent: Option<u32>) -> impl Iterator<Item = DefId> + '_ {
         self.file(file).into_iter().flat_map(move |data| {
             data.syntax
                 .defs
                 .iter()
                 .enumerate()
-                .filter(|(_, def)| def.parent.is_none())
+                .filter(move |(_, def)| def.parent == parent)
                 .map(move |(idx, _)| DefId {
                     file,
-                    idx: idx as u32,
-                })
-        })
-    }
-
-    /// The definitions directly inside `def` (a class's methods and fields), in file order.
-    pub fn members(&self, def: DefId) -> impl Iterator<Item = DefId> + '_ {
-        self.file(def.file).into_iter().flat_map(move |data| {
-            data.syntax
-                .defs
-                .iter()
-                .enumerate()
-                .filter(move |(_, member)| member.parent == Some(def.idx))
-                .map(move |(idx, _)| DefId {
-                    file: def.file,
                     idx: idx as u32,
                 })
         })
