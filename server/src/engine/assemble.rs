@@ -51,14 +51,17 @@ const RELEVANCE_FLOOR: f32 = 0.2;
 
 fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Rendering) -> String {
     let data = input.index.file(candidate.file).expect("live file");
-    let span = line_span(input.index, candidate.file, rendering.range);
-    let first = data.line_index.line_col(span.start).line + 1;
     if render::groups(input.format, candidate.section) {
-        let (line, depth) = candidate.def.map_or((first, 0), |def| {
-            super::items::outline_position(input.index, def)
-        });
+        // Labelled with the definition's name line (its range may start at docs), or the
+        // first line of what it shows.
+        let (line, depth) = candidate.def.map_or_else(
+            || (data.line_index.line_col(rendering.range.start).line + 1, 0),
+            |def| super::items::outline_position(input.index, def),
+        );
         return render::entry(line, depth, &rendering.body);
     }
+    let span = line_span(input.index, candidate.file, rendering.range);
+    let first = data.line_index.line_col(span.start).line + 1;
     let last = data
         .line_index
         .line_col(span.end.saturating_sub(1).max(span.start))
