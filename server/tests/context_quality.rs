@@ -11,7 +11,7 @@ use codectx::index::{Index, IndexConfig};
 
 const MIN_SYMBOL_RECALL: f64 = 0.90;
 const MAX_WRONG_FILE_RATE: f64 = 0.31;
-const MIN_RECALL_PER_1K: f64 = 0.94;
+const MIN_RECALL_PER_1K: f64 = 0.97;
 const MIN_INTENT_ACCURACY: f64 = 0.95;
 
 #[derive(serde::Deserialize)]

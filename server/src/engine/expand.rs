@@ -6,7 +6,9 @@
 //! and reasons that say how they relate (`caller-of:x`, `test-of:x`, `callee-of:x`).
 
 use super::intent::IntentKind;
-use super::items::{compact, full, lines, qualified_name, standard, Candidate, Rendering, Section};
+use super::items::{
+    compact, compact_with, full, lines, qualified_name, standard, Candidate, Rendering, Section,
+};
 use super::rank::{Ranked, Ranking};
 use crate::base::{FileId, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
@@ -105,6 +107,19 @@ fn card(
     )
 }
 
+/// A definition's card in an outline (a class's other members, the best file's map): its
+/// signature alone.
+fn outline_card(index: &Index, def: DefId, score: f32, reasons: Vec<String>) -> Candidate {
+    def_candidate(
+        index,
+        def,
+        Section::Definitions,
+        score,
+        reasons,
+        vec![compact_with(index, def, false)],
+    )
+}
+
 /// A definition's code, falling back to its standard and compact cards when it is too big.
 fn code(
     index: &Index,
@@ -167,36 +182,37 @@ pub fn expand(
             ));
             carded.insert(def);
         }
-        // The container of a method, and its other members as cards of their own (listed
-        // under the container by line, they read as its outline).
-        if let Some(parent) = def_data.parent {
-            let parent_id = DefId {
-                file: def.file,
-                idx: parent,
-            };
-            if carded.insert(parent_id) && !pinned.contains(&def.file) {
+        // The container of a method (its class, or the type a Go method's receiver names),
+        // and its other members as cards of their own (listed under the container by
+        // line, they read as its outline).
+        if let Some(owner) = index.owner(def) {
+            if carded.insert(owner) && !pinned.contains(&owner.file) {
                 let score = target.score * CONTAINER_SHARE;
                 candidates.push(card(
                     index,
-                    parent_id,
+                    owner,
                     Section::Definitions,
                     score,
                     vec![format!("container-of:{}", def_data.name)],
                 ));
                 let reason = format!(
                     "member-of:{}",
-                    index.def(parent_id).map_or("", |parent| &parent.name)
+                    index.def(owner).map_or("", |owner| &owner.name)
                 );
                 let members = index
-                    .members(parent_id)
-                    .filter(|member| !primary_ids.contains(member))
+                    .members(owner)
+                    .chain(index.declared_members(owner))
+                    // A Go type's methods in the files at hand, not across its package.
+                    .filter(|member| member.file == def.file || member.file == owner.file)
+                    .filter(|member| {
+                        !primary_ids.contains(member) && !pinned.contains(&member.file)
+                    })
                     .take(MAX_MEMBERS);
                 for (rank, member) in members.enumerate() {
                     if carded.insert(member) {
-                        candidates.push(card(
+                        candidates.push(outline_card(
                             index,
                             member,
-                            Section::Definitions,
                             score * (1.0 - rank as f32 * MEMBER_DECAY),
                             vec![reason.clone()],
                         ));
@@ -253,14 +269,10 @@ pub fn expand(
         let Some(member_data) = index.def(member.def) else {
             continue;
         };
-        let Some(parent) = member_data.parent else {
+        let Some(parent_id) = index.owner(member.def) else {
             continue;
         };
-        let parent_id = DefId {
-            file: member.def.file,
-            idx: parent,
-        };
-        if carded.insert(parent_id) {
+        if !pinned.contains(&parent_id.file) && carded.insert(parent_id) {
             candidates.push(card(
                 index,
                 parent_id,
@@ -312,10 +324,9 @@ pub fn expand(
             for (rank, (_, def)) in outline.into_iter().take(MAX_OUTLINE_CARDS).enumerate() {
                 carded.insert(def);
                 let score = top_score * OUTLINE_SCORE * (1.0 - rank as f32 * OUTLINE_DECAY);
-                candidates.push(card(
+                candidates.push(outline_card(
                     index,
                     def,
-                    Section::Definitions,
                     score,
                     vec!["outline-of-best-file".to_owned()],
                 ));
@@ -841,5 +852,77 @@ class Session:
             .expect("Session carded as close's container");
         assert_eq!(container.symbol.as_deref(), Some("Session"));
         assert!((container.score - 0.3 * CONTAINER_CARD_SHARE).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_go_method_brings_its_receiver_type_and_the_methods_beside_it_as_an_outline() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /mux/route.go
+package mux
+
+// Route stores information to match a request.
+type Route struct {
+	name string
+}
+
+// Name sets the name for the route.
+func (r *Route) Name(name string) *Route { r.name = name; return r }
+
+// GetName returns the name for the route.
+func (r *Route) GetName() string { return r.name }
+//- /mux/regexp.go
+package mux
+
+func (r *Route) addRegexpMatcher(tpl string) error { return nil }
+//- /mux/mux.go
+package mux
+
+// Router matches requests against its routes.
+type Router struct{}
+
+func (r *Router) Handle() {}
+"#,
+        );
+        let target = index.defs_named("GetName")[0];
+        let ranking = Ranking {
+            defs: vec![Ranked {
+                def: target,
+                score: 1.0,
+                reasons: vec!["exact-name".to_owned()],
+                direct: true,
+                from_file: 0.0,
+            }],
+            files: vec![RankedFile {
+                file: index.defs_named("Router")[0].file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let with_reason = |reason: &str| -> Vec<&Candidate> {
+            expansion
+                .candidates
+                .iter()
+                .filter(|candidate| candidate.reasons.iter().any(|r| r == reason))
+                .collect()
+        };
+        let container = with_reason("container-of:GetName");
+        assert_eq!(container.len(), 1);
+        assert_eq!(container[0].symbol.as_deref(), Some("Route"));
+        // Its field and the other method of its file, as an outline: signatures without
+        // their doc sentence; not the method in another file of the package.
+        let members = with_reason("member-of:Route");
+        let symbols: Vec<&str> = members
+            .iter()
+            .filter_map(|candidate| candidate.symbol.as_deref())
+            .collect();
+        assert_eq!(symbols, ["Route.name", "Route.Name"]);
+        let name = members[1].renderings[0].body.as_str();
+        assert!(
+            name.starts_with("func (r *Route) Name(name string) *Route"),
+            "{name}"
+        );
+        assert!(!name.contains("sets the name"), "{name}");
     }
 }

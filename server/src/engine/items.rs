@@ -171,9 +171,14 @@ pub fn outline_position(index: &Index, def: DefId) -> (u32, usize) {
 
 /// A compact card: kind, signature and the doc's first sentence.
 pub fn compact(index: &Index, def: DefId) -> Rendering {
+    compact_with(index, def, true)
+}
+
+/// A compact card, with or without the doc's first sentence.
+pub fn compact_with(index: &Index, def: DefId, with_doc: bool) -> Rendering {
     let def_data = index.def(def).expect("live def");
     let mut body = def_data.signature.to_string();
-    if let Some(doc) = &def_data.doc {
+    if let Some(doc) = def_data.doc.as_ref().filter(|_| with_doc) {
         body.push_str("\n  ");
         body.push_str(doc);
     }

@@ -117,6 +117,18 @@ impl Index {
         for (name, defs) in &defs_by_name {
             writeln!(out, "defs_by_name {name:?} {defs:?}").unwrap();
         }
+        let defs_by_container: BTreeMap<&str, Vec<String>> = self
+            .defs_by_container
+            .iter()
+            .map(|(name, defs)| {
+                let mut rendered: Vec<String> = defs.iter().map(|def| self.def_key(*def)).collect();
+                rendered.sort();
+                (&**name, rendered)
+            })
+            .collect();
+        for (name, defs) in &defs_by_container {
+            writeln!(out, "defs_by_container {name:?} {defs:?}").unwrap();
+        }
         let names_by_lower: BTreeMap<&str, Vec<&str>> = self
             .names_by_lower
             .iter()

@@ -58,6 +58,11 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
+/// The directory part of a root-relative path (`""` at the root).
+pub(crate) fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
 /// A file's module name: its file name up to the first dot (`src/click/_compat.py` ->
 /// `_compat`, `index.test.ts` -> `index`).
 pub fn module_name(path: &str) -> &str {
@@ -80,6 +85,9 @@ pub struct Index {
     /// Live files by their stem (see [`file_stem`]).
     by_stem: FxHashMap<Box<str>, Vec<FileId>>,
     defs_by_name: FxHashMap<Box<str>, Vec<DefId>>,
+    /// Definitions declared outside the type they belong to (a Go method, a JavaScript
+    /// `res.send = function`), by the name of that type.
+    defs_by_container: FxHashMap<Box<str>, Vec<DefId>>,
     /// Lower-cased name -> the exact names that lower-case to it.
     names_by_lower: FxHashMap<Box<str>, Vec<Box<str>>>,
     /// Name -> files that reference it.
@@ -379,15 +387,30 @@ impl Index {
                     .push(def.name.clone());
                 changes.added.push(def.name.clone());
             }
-            entry.push(DefId {
+            let def_id = DefId {
                 file,
                 idx: idx as u32,
-            });
+            };
+            entry.push(def_id);
+            if let (None, Some(container)) = (def.parent, &def.container) {
+                self.defs_by_container
+                    .entry(container.clone())
+                    .or_default()
+                    .push(def_id);
+            }
         }
     }
 
     fn unlink_defs(&mut self, file: FileId, data: &FileData, changes: &mut NameChanges) {
         for def in &data.syntax.defs {
+            if let (None, Some(container)) = (def.parent, &def.container) {
+                if let Some(entry) = self.defs_by_container.get_mut(container) {
+                    entry.retain(|def_id| def_id.file != file);
+                    if entry.is_empty() {
+                        self.defs_by_container.remove(container);
+                    }
+                }
+            }
             let Some(entry) = self.defs_by_name.get_mut(&def.name) else {
                 continue;
             };
@@ -525,6 +548,75 @@ impl Index {
     /// The definitions directly inside `def` (a class's methods and fields), in file order.
     pub fn members(&self, def: DefId) -> impl Iterator<Item = DefId> + '_ {
         self.defs_in(def.file, Some(def.idx))
+    }
+
+    /// The definition `def` belongs to: its parent or, for a definition declared outside
+    /// its type (see [`Index::container_name`]), the top-level definition of that name in
+    /// its file or else the type of that name in its directory (a Go package).
+    pub fn owner(&self, def: DefId) -> Option<DefId> {
+        let data = self.file(def.file)?;
+        let target = data.syntax.defs.get(def.idx as usize)?;
+        if let Some(parent) = target.parent {
+            return Some(DefId {
+                file: def.file,
+                idx: parent,
+            });
+        }
+        let container = target.container.as_deref()?;
+        let dir = parent_dir(&data.path);
+        let candidates = self.defs_named(container);
+        let top_level = |candidate: &DefId| {
+            self.def(*candidate)
+                .is_some_and(|other| other.parent.is_none() && other.container.is_none())
+        };
+        candidates
+            .iter()
+            .copied()
+            .find(|candidate| candidate.file == def.file && top_level(candidate))
+            .or_else(|| {
+                let mut in_package: Vec<DefId> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|candidate| {
+                        top_level(candidate)
+                            && self
+                                .def(*candidate)
+                                .is_some_and(|other| other.kind.is_type())
+                            && self.file(candidate.file).is_some_and(|other| {
+                                other.root == data.root && parent_dir(&other.path) == dir
+                            })
+                    })
+                    .collect();
+                // The first by path, so that the answer does not depend on the order
+                // files were added in.
+                in_package.sort_by_key(|candidate| {
+                    self.file(candidate.file)
+                        .map(|other| other.path.clone())
+                        .unwrap_or_default()
+                });
+                in_package.first().copied()
+            })
+    }
+
+    /// The definitions declared outside `def` that belong to it (see [`Index::owner`]):
+    /// a Go type's methods across its package, its own file's first, then by path.
+    pub fn declared_members(&self, def: DefId) -> Vec<DefId> {
+        let Some(name) = self.def(def).map(|data| &data.name) else {
+            return Vec::new();
+        };
+        let mut found: Vec<DefId> = self
+            .defs_by_container
+            .get(name)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|member| self.owner(*member) == Some(def))
+            .collect();
+        found.sort_by_cached_key(|member| {
+            let path = self.file(member.file).map(|data| data.path.clone());
+            (member.file != def.file, path, member.idx)
+        });
+        found
     }
 
     /// The definitions of a file whose parent is `parent`, in file order.

@@ -7,7 +7,7 @@
 //! Manifests are parsed here (JSON for `package.json`, a line scan for `go.mod` and
 //! `Cargo.toml`); this is the one place outside `lsp` that reads JSON.
 
-use super::{Index, Manifest};
+use super::{parent_dir, Index, Manifest};
 use crate::base::{FileId, FxHashMap};
 use crate::languages::Language;
 use crate::syntax::Import;
@@ -33,10 +33,6 @@ pub(crate) struct ModuleMap {
     rust_modules: FxHashMap<(u32, String, String), FileId>,
     /// Rust file -> (crate directory, module path).
     rust_file_modules: FxHashMap<FileId, (String, Vec<String>)>,
-}
-
-fn parent_dir(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 fn join(dir: &str, rest: &str) -> String {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{FilePosition, Index};
+use super::{DefId, FilePosition, Index};
 use crate::base::FileId;
 use crate::languages::Language;
 
@@ -363,4 +363,64 @@ z = 1
     );
     assert!(index.files_with_stem("_compat").is_empty());
     assert_eq!(paths(&index, "core"), ["click/core.py"]);
+}
+
+#[test]
+fn a_method_declared_outside_its_type_belongs_to_the_type_of_its_package() {
+    let (index, _) = index_fixture(
+        r#"
+//- /mux/route.go
+package mux
+
+type Route struct {
+	name string
+}
+
+func (r *Route) Name() string { return r.name }
+//- /mux/match.go
+package mux
+
+func (r *Route) Match() bool { return true }
+func (m *Missing) Lost() {}
+//- /other/route.go
+package other
+
+type Route struct{}
+
+func (r Route) Name() string { return "" }
+//- /lib/response.js
+var res = Object.create(null);
+res.send = function send(body) { return body; };
+"#,
+    );
+    let def = |path: &str, name: &str| -> DefId {
+        let (file, data) = index
+            .files()
+            .find(|(_, data)| &*data.path == path)
+            .unwrap_or_else(|| panic!("{path} indexed"));
+        let idx = data.syntax.defs.iter().position(|def| &*def.name == name);
+        DefId {
+            file,
+            idx: idx.unwrap_or_else(|| panic!("{name} in {path}")) as u32,
+        }
+    };
+    let route = def("mux/route.go", "Route");
+    assert_eq!(index.owner(def("mux/route.go", "Name")), Some(route));
+    assert_eq!(index.owner(def("mux/match.go", "Match")), Some(route));
+    assert_eq!(index.owner(def("mux/match.go", "Lost")), None);
+    assert_eq!(index.owner(def("mux/route.go", "name")), Some(route));
+    let other = def("other/route.go", "Route");
+    assert_eq!(index.owner(def("other/route.go", "Name")), Some(other));
+    assert_eq!(
+        index.declared_members(route),
+        [def("mux/route.go", "Name"), def("mux/match.go", "Match")]
+    );
+    assert_eq!(
+        index.declared_members(other),
+        [def("other/route.go", "Name")]
+    );
+    assert_eq!(
+        index.owner(def("lib/response.js", "send")),
+        Some(def("lib/response.js", "res"))
+    );
 }
