@@ -447,9 +447,8 @@ fn linked_cards(
     let mut seen_names = FxHashSet::default();
     for reference in data
         .syntax
-        .refs
-        .iter()
-        .filter(|r| r.call == (link == Link::Callee) && def_data.range.contains_range(r.range))
+        .refs_in(def_data.range)
+        .filter(|r| r.call == (link == Link::Callee))
     {
         if n_added >= max {
             break;

@@ -762,10 +762,18 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .filter(|word| input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE)
         .collect();
     let mut path_scores: Vec<(FileId, f32, String)> = Vec::new();
-    for (file, words) in &input.search.path_words {
+    let path_candidates = input.search.files_with_path_words(
+        scope_words
+            .iter()
+            .chain(&content_terms)
+            .chain(&content_prefixes)
+            .copied(),
+    );
+    for file in &path_candidates {
         if !wants_tests && is_test_file(*file) {
             continue;
         }
+        let words = input.search.path_words(*file);
         let mut score = 0.0;
         let mut matched = Vec::new();
         let mut stem_matched = false;

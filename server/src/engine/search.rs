@@ -473,6 +473,8 @@ struct Segment {
     file_ids: Vec<FileId>,
     /// Normalized name -> definitions whose name normalizes to it.
     normalized: FxHashMap<Box<str>, Vec<DefId>>,
+    /// Path word -> the files whose path has it, in file order.
+    by_path_word: FxHashMap<Box<str>, Vec<FileId>>,
     held: FxHashMap<FileId, Held>,
 }
 
@@ -489,6 +491,7 @@ impl Segment {
             files: postings(),
             file_ids: Vec::new(),
             normalized: FxHashMap::default(),
+            by_path_word: FxHashMap::default(),
             held: FxHashMap::default(),
         };
         for (file, data, analysis) in files {
@@ -503,6 +506,13 @@ impl Segment {
             );
             segment.files.add_doc(&analysis.file);
             segment.file_ids.push(*file);
+            for word in analysis.path_words.iter() {
+                segment
+                    .by_path_word
+                    .entry(word.as_str().into())
+                    .or_default()
+                    .push(*file);
+            }
             for (idx, (counts, normalized)) in
                 analysis.defs.iter().zip(&analysis.normalized).enumerate()
             {
@@ -615,8 +625,6 @@ pub struct SearchIndex {
     /// Every live file's analysis, with the file it was computed from (held, so that
     /// pointer identity means same contents).
     analyses: FxHashMap<FileId, (Arc<FileData>, Arc<FileAnalysis>)>,
-    /// Each file's path words (directories and file stem, split and stemmed).
-    pub path_words: Vec<(FileId, Arc<[String]>)>,
     /// Mirrored files (the same file name defining the same names in the same order, such as
     /// a generated `deno/lib/types.ts` beside `src/types.ts`) -> the copy that stands for them.
     pub mirror_of: FxHashMap<FileId, FileId>,
@@ -738,10 +746,6 @@ impl SearchIndex {
         SearchIndex {
             generation,
             mirror_of: find_mirrors(&mirror_keys),
-            path_words: with_analysis
-                .iter()
-                .map(|(file, _, analysis)| (*file, Arc::clone(&analysis.path_words)))
-                .collect(),
             analyses: with_analysis
                 .iter()
                 .map(|(file, data, analysis)| (*file, (Arc::clone(data), Arc::clone(analysis))))
@@ -809,6 +813,32 @@ impl SearchIndex {
             }
         }
         self.file_corpus().containing_all(&ids)
+    }
+
+    /// A file's path words (directories and file stem, split and stemmed), in path order.
+    pub fn path_words(&self, file: FileId) -> &[String] {
+        self.analyses
+            .get(&file)
+            .map_or(&[], |(_, analysis)| &analysis.path_words)
+    }
+
+    /// The live files whose path has one of `words`, in file order.
+    pub fn files_with_path_words<'w>(
+        &self,
+        words: impl IntoIterator<Item = &'w str>,
+    ) -> Vec<FileId> {
+        let mut files: Vec<FileId> = Vec::new();
+        for word in words {
+            if let Some(base) = self.base.by_path_word.get(word) {
+                files.extend(base.iter().filter(|file| !self.dead.contains(file)));
+            }
+            if let Some(delta) = self.delta.by_path_word.get(word) {
+                files.extend(delta);
+            }
+        }
+        files.sort_unstable();
+        files.dedup();
+        files
     }
 
     /// The share of files that contain `term` (0 when unknown).
@@ -883,7 +913,20 @@ mod tests {
                 "{step}: defs named {name}"
             );
         }
-        assert_eq!(chain.path_words, fresh.path_words, "{step}: path words");
+        for (file, _) in index.files() {
+            assert_eq!(
+                chain.path_words(file),
+                fresh.path_words(file),
+                "{step}: path words"
+            );
+        }
+        for word in ["shop", "order", "payment", "invoic", "cart", "modul"] {
+            assert_eq!(
+                chain.files_with_path_words([word]),
+                fresh.files_with_path_words([word]),
+                "{step}: files with path word {word}"
+            );
+        }
         assert_eq!(chain.mirror_of, fresh.mirror_of, "{step}: mirrors");
     }
 
@@ -963,7 +1006,9 @@ export function toJSONSchema() {}
 "#,
         );
         let search = SearchIndex::build(&index, 0, None);
-        let words: Vec<&str> = search.path_words[0].1.iter().map(String::as_str).collect();
+        let file = index.files().next().expect("one file").0;
+        let words: Vec<&str> = search.path_words(file).iter().map(String::as_str).collect();
+        assert_eq!(search.files_with_path_words(["json", "nothing"]), [file]);
         assert_eq!(
             words,
             ["packag", "zod", "src", "v4", "cor", "json", "schema"]

@@ -410,10 +410,7 @@ impl Index {
     /// Every definition named `name`, ranked: callables for member access, the importer's
     /// neighbourhood, non-test code, exported, shorter paths.
     pub(crate) fn ranked_global(&self, from: FileId, name: &str, member: bool) -> Vec<DefId> {
-        let from_path = self
-            .file(from)
-            .map(|data| data.path.to_string())
-            .unwrap_or_default();
+        let from_path = self.file(from).map_or("", |data| &*data.path);
         let graph = self.import_graph();
         let imported = graph.imports(from);
         let mut defs: Vec<DefId> = self.defs_named(name).to_vec();
@@ -433,7 +430,7 @@ impl Index {
                 !def.exported,
                 def.kind == DefKind::Field,
                 data.path.len(),
-                data.path.clone(),
+                &*data.path,
                 def.range.start,
             )
         });

@@ -92,6 +92,19 @@ pub struct FileSyntax {
     pub issues: Vec<SyntaxIssue>,
 }
 
+impl FileSyntax {
+    /// The references inside `range`, in order: a binary search, not a scan of the file's.
+    pub fn refs_in(&self, range: TextRange) -> impl Iterator<Item = &Ref> + '_ {
+        let first = self
+            .refs
+            .partition_point(|reference| reference.range.start < range.start);
+        self.refs[first..]
+            .iter()
+            .take_while(move |reference| reference.range.start < range.end)
+            .filter(move |reference| range.contains_range(reference.range))
+    }
+}
+
 thread_local! {
     static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
 }

@@ -1,7 +1,7 @@
 //! Extraction tests: one `check_*` helper renders what a file yields as text; cases are
 //! snapshots of that text.
 
-use super::{analyze, FileSyntax};
+use super::{analyze, FileSyntax, Ref};
 use crate::base::LineIndex;
 use crate::languages::Language;
 
@@ -753,4 +753,21 @@ fn multi_line_declarations_without_body_keep_their_whole_signature() {
         ]
         .join("---\n")
     );
+}
+
+#[test]
+fn the_references_inside_a_definition_are_those_a_scan_finds() {
+    let text = "def a(x):\n    return b(x) + c.d\n\ndef e():\n    a(f)\n    return g\n";
+    let syntax = analyze(Language::Python, text, false);
+    assert!(syntax.refs.len() >= 5);
+    for def in &syntax.defs {
+        let scanned: Vec<&Ref> = syntax
+            .refs
+            .iter()
+            .filter(|reference| def.range.contains_range(reference.range))
+            .collect();
+        let found: Vec<&Ref> = syntax.refs_in(def.range).collect();
+        assert!(!found.is_empty(), "{}", def.name);
+        assert_eq!(found, scanned, "{}", def.name);
+    }
 }
