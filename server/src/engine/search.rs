@@ -572,6 +572,50 @@ fn below_top_dir(path: &str) -> Option<&str> {
     path.split_once('/').map(|(_, rest)| rest)
 }
 
+/// The mirrors of a build from `prev`: its groups where no file came, changed or went (a
+/// group depends on its files alone), and the groups of the keys of the files that did,
+/// found again. `files`: every live file with its key; `reanalyzed`: which of them changed
+/// or came since `prev`.
+fn update_mirrors(
+    prev: &SearchIndex,
+    index: &Index,
+    files: &[(FileId, &Arc<FileData>, Option<u64>)],
+    reanalyzed: &[bool],
+) -> FxHashMap<FileId, FileId> {
+    let old_key = |file: &FileId| {
+        prev.analyses
+            .get(file)
+            .and_then(|(_, analysis)| analysis.mirror_key)
+    };
+    let mut affected: FxHashSet<u64> = FxHashSet::default();
+    let mut n_new = 0;
+    for ((file, _, key), _) in files.iter().zip(reanalyzed).filter(|(_, again)| **again) {
+        affected.extend(*key);
+        affected.extend(old_key(file));
+        n_new += usize::from(!prev.analyses.contains_key(file));
+    }
+    // Every live file is an old one or a new one: any other old one went away.
+    if prev.analyses.len() + n_new > files.len() {
+        for file in prev.analyses.keys() {
+            if index.file(*file).is_none() {
+                affected.extend(old_key(file));
+            }
+        }
+    }
+    let mut mirror_of = prev.mirror_of.clone();
+    if affected.is_empty() {
+        return mirror_of;
+    }
+    mirror_of.retain(|file, _| old_key(file).is_none_or(|key| !affected.contains(&key)));
+    let regrouped: Vec<(FileId, &Arc<FileData>, Option<u64>)> = files
+        .iter()
+        .filter(|(_, _, key)| key.is_some_and(|key| affected.contains(&key)))
+        .copied()
+        .collect();
+    mirror_of.extend(find_mirrors(&regrouped));
+    mirror_of
+}
+
 /// Groups files that are copies of each other (see [`SearchIndex::mirror_of`]). The copy
 /// that stands for a group is the shallowest path, then the shortest, then the first.
 fn find_mirrors(files: &[(FileId, &Arc<FileData>, Option<u64>)]) -> FxHashMap<FileId, FileId> {
@@ -583,9 +627,9 @@ fn find_mirrors(files: &[(FileId, &Arc<FileData>, Option<u64>)]) -> FxHashMap<Fi
     }
     let mut mirror_of = FxHashMap::default();
     for mut group in groups.into_values().filter(|group| group.len() > 1) {
-        group.sort_by_key(|(file, data)| {
-            let path = &data.path;
-            (path.matches('/').count(), path.len(), path.clone(), *file)
+        group.sort_by_cached_key(|(file, data)| {
+            let path = &*data.path;
+            (path.matches('/').count(), path.len(), path, *file)
         });
         let (canonical, canonical_data) = group[0];
         let same_defs = |data: &FileData| {
@@ -699,6 +743,7 @@ impl SearchIndex {
         if merge {
             terms.fold();
         }
+        let reanalyzed: Vec<bool> = analyzed.iter().map(Result::is_err).collect();
         let analyses: Vec<Arc<FileAnalysis>> = analyzed
             .into_par_iter()
             .zip(files.par_iter())
@@ -743,9 +788,13 @@ impl SearchIndex {
             .iter()
             .map(|(file, data, analysis)| (*file, *data, analysis.mirror_key))
             .collect();
+        let mirror_of = match previous {
+            Some(prev) => update_mirrors(prev, index, &mirror_keys, &reanalyzed),
+            None => find_mirrors(&mirror_keys),
+        };
         SearchIndex {
             generation,
-            mirror_of: find_mirrors(&mirror_keys),
+            mirror_of,
             analyses: with_analysis
                 .iter()
                 .map(|(file, data, analysis)| (*file, (Arc::clone(data), Arc::clone(analysis))))
@@ -952,7 +1001,11 @@ class Cart:
         let mut step = |index: &Index, what: &str| {
             chain = SearchIndex::build(index, index.generation(), Some(&chain));
             assert_answers_like_a_fresh_build(index, &chain, what);
-            (chain.delta.held.len(), chain.dead.len())
+            [
+                chain.delta.held.len(),
+                chain.dead.len(),
+                chain.mirror_of.len(),
+            ]
         };
         // An edit that drops terms (`gateway`, `capture`) and brings new ones (`refund`).
         index.set_file(
@@ -961,7 +1014,7 @@ class Cart:
             Python,
             "def charge(payment, amount):\n    return refund_or_charge(payment, amount)\n".into(),
         );
-        assert_eq!(step(&index, "edit"), (1, 1));
+        assert_eq!(step(&index, "edit")[..2], [1, 1]);
         // The same file again: the delta holds its latest contents only.
         index.set_file(
             0,
@@ -969,31 +1022,42 @@ class Cart:
             Python,
             "def charge(payment, amount):\n    return invoice(payment)\n\ndef invoice(p):\n    return p\n".into(),
         );
-        assert_eq!(step(&index, "second edit"), (1, 1));
+        assert_eq!(step(&index, "second edit")[..2], [1, 1]);
         index.set_file(
             0,
             "shop/invoice.py",
             Python,
             "class Invoice:\n    pass\n".into(),
         );
-        assert_eq!(step(&index, "new file"), (2, 1));
+        assert_eq!(step(&index, "new file")[..2], [2, 1]);
         assert!(index.remove_file(0, "shop/cart.py"));
-        assert_eq!(step(&index, "removed file"), (2, 2));
+        assert_eq!(step(&index, "removed file")[..2], [2, 2]);
         assert!(index.remove_file(0, "shop/invoice.py"));
-        assert_eq!(step(&index, "new file removed"), (1, 2));
+        assert_eq!(step(&index, "new file removed")[..2], [1, 2]);
         // More files than a delta holds: merged into a new base.
         for n in 0..=max_delta_files(3) {
             let text = format!("def helper_{n}(payment):\n    return charge(payment, {n})\n");
             index.set_file(0, &format!("shop/module_{n}.py"), Python, text.into());
         }
-        assert_eq!(step(&index, "merged"), (0, 0));
+        assert_eq!(step(&index, "merged")[..2], [0, 0]);
         index.set_file(
             0,
             "shop/orders.py",
             Python,
             "def place_order():\n    pass\n".into(),
         );
-        assert_eq!(step(&index, "edit after a merge"), (1, 1));
+        assert_eq!(step(&index, "edit after a merge")[..2], [1, 1]);
+        // Copies come, change and go: the mirrors follow.
+        let four = "def a():\n    pass\n\ndef b():\n    pass\n\ndef c():\n    pass\n\ndef d():\n    pass\n";
+        index.set_file(0, "lib/util.py", Python, four.into());
+        index.set_file(0, "dist/lib/util.py", Python, four.into());
+        assert_eq!(step(&index, "a copy")[2], 1);
+        index.set_file(0, "vendor/dist/lib/util.py", Python, four.into());
+        assert_eq!(step(&index, "a second copy")[2], 2);
+        index.set_file(0, "dist/lib/util.py", Python, "def a():\n    pass\n".into());
+        assert_eq!(step(&index, "a copy changed")[2], 1);
+        assert!(index.remove_file(0, "lib/util.py"));
+        assert_eq!(step(&index, "the original removed")[2], 0);
         assert_eq!(chain.file_frequency("gateway"), 0.0);
     }
 
