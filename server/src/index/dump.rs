@@ -105,29 +105,22 @@ impl Index {
         by_path.sort();
         writeln!(out, "by_path {by_path:?}").unwrap();
 
-        let defs_by_name: BTreeMap<&str, Vec<String>> = self
-            .defs_by_name
-            .iter()
-            .map(|(name, defs)| {
-                let mut rendered: Vec<String> = defs.iter().map(|def| self.def_key(*def)).collect();
-                rendered.sort();
-                (&**name, rendered)
-            })
-            .collect();
-        for (name, defs) in &defs_by_name {
-            writeln!(out, "defs_by_name {name:?} {defs:?}").unwrap();
-        }
-        let defs_by_container: BTreeMap<&str, Vec<String>> = self
-            .defs_by_container
-            .iter()
-            .map(|(name, defs)| {
-                let mut rendered: Vec<String> = defs.iter().map(|def| self.def_key(*def)).collect();
-                rendered.sort();
-                (&**name, rendered)
-            })
-            .collect();
-        for (name, defs) in &defs_by_container {
-            writeln!(out, "defs_by_container {name:?} {defs:?}").unwrap();
+        for (table, by_name) in [
+            ("defs_by_name", &self.defs_by_name),
+            ("defs_by_container", &self.defs_by_container),
+        ] {
+            let sorted: BTreeMap<&str, Vec<String>> = by_name
+                .iter()
+                .map(|(name, defs)| {
+                    let mut rendered: Vec<String> =
+                        defs.iter().map(|def| self.def_key(*def)).collect();
+                    rendered.sort();
+                    (&**name, rendered)
+                })
+                .collect();
+            for (name, defs) in &sorted {
+                writeln!(out, "{table} {name:?} {defs:?}").unwrap();
+            }
         }
         let names_by_lower: BTreeMap<&str, Vec<&str>> = self
             .names_by_lower

@@ -574,7 +574,9 @@ impl Index {
             .copied()
             .find(|candidate| candidate.file == def.file && top_level(candidate))
             .or_else(|| {
-                let mut in_package: Vec<DefId> = candidates
+                // The first by path, so that the answer does not depend on the order files
+                // were added in.
+                candidates
                     .iter()
                     .copied()
                     .filter(|candidate| {
@@ -582,19 +584,14 @@ impl Index {
                             && self
                                 .def(*candidate)
                                 .is_some_and(|other| other.kind.is_type())
-                            && self.file(candidate.file).is_some_and(|other| {
-                                other.root == data.root && parent_dir(&other.path) == dir
-                            })
                     })
-                    .collect();
-                // The first by path, so that the answer does not depend on the order
-                // files were added in.
-                in_package.sort_by_key(|candidate| {
-                    self.file(candidate.file)
-                        .map(|other| other.path.clone())
-                        .unwrap_or_default()
-                });
-                in_package.first().copied()
+                    .filter_map(|candidate| {
+                        let other = self.file(candidate.file)?;
+                        (other.root == data.root && parent_dir(&other.path) == dir)
+                            .then_some((&*other.path, candidate))
+                    })
+                    .min()
+                    .map(|(_, candidate)| candidate)
             })
     }
 
@@ -613,7 +610,7 @@ impl Index {
             .filter(|member| self.owner(*member) == Some(def))
             .collect();
         found.sort_by_cached_key(|member| {
-            let path = self.file(member.file).map(|data| data.path.clone());
+            let path = self.file(member.file).map(|data| &*data.path);
             (member.file != def.file, path, member.idx)
         });
         found
