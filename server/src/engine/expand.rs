@@ -27,6 +27,8 @@ const CONTAINER_CARD_SHARE: f32 = 0.5;
 const CARD_RATIO: f32 = 0.12;
 const MAX_CARDS: usize = 30;
 const MAX_CALLEES: usize = 8;
+/// A callee or type a target names counts when it resolves to at most this many definitions.
+const MAX_GUESSES: usize = 2;
 const CALLEE_SHARE: f32 = 0.45;
 /// The types a target names: at most this many, at this share of the target's score.
 const MAX_TYPES: usize = 4;
@@ -466,19 +468,27 @@ fn linked_cards(
         {
             continue;
         }
-        let targets = index.goto_definition(FilePosition {
-            file: def.file,
-            offset: reference.range.start,
-        });
+        // A unique or resolved target only: a guess among many same-named definitions is
+        // noise (a called name without a receiver is taken at its best guess).
+        let max_guesses = if link == Link::Callee && reference.receiver.is_none() {
+            usize::MAX
+        } else {
+            MAX_GUESSES
+        };
+        let targets = index.goto_definition_within(
+            FilePosition {
+                file: def.file,
+                offset: reference.range.start,
+            },
+            max_guesses,
+        );
         let Some(target) = targets.first() else {
             continue;
         };
-        // A unique or resolved target only: a guess among many same-named definitions is
-        // noise.
         let resolved = match link {
-            Link::Callee => targets.len() <= 2 || reference.receiver.is_none(),
+            Link::Callee => targets.len() <= MAX_GUESSES || reference.receiver.is_none(),
             Link::Type => {
-                targets.len() <= 2
+                targets.len() <= MAX_GUESSES
                     && target.def != def
                     && index.def(target.def).is_some_and(|d| d.kind.is_type())
             }

@@ -50,6 +50,15 @@ impl Index {
 
     /// The definitions the identifier at `pos` refers to, best first.
     pub fn goto_definition(&self, pos: FilePosition) -> Vec<NavTarget> {
+        self.goto_definition_within(pos, usize::MAX)
+    }
+
+    /// Like [`Index::goto_definition`], but a name that its scopes, its file's imports and
+    /// its receiver leave unresolved is looked for among all the definitions of that name
+    /// only when there are at most `max_guesses` of them: for callers that keep no guess
+    /// among more (ranking hundreds of `String` methods to drop them costs more than the
+    /// rest of an answer on a large repository).
+    pub fn goto_definition_within(&self, pos: FilePosition, max_guesses: usize) -> Vec<NavTarget> {
         let Some(data) = self.file(pos.file) else {
             return Vec::new();
         };
@@ -91,6 +100,9 @@ impl Index {
             None => self.scope_candidates(pos.file, pos.offset, name, &mut res),
         }
         if res.is_empty() {
+            if self.defs_named(name).len() > max_guesses {
+                return Vec::new();
+            }
             res = self.ranked_global(pos.file, name, reference.receiver.is_some());
         }
         self.dedup_targets(res)
