@@ -424,3 +424,41 @@ res.send = function send(body) { return body; };
         Some(def("lib/response.js", "res"))
     );
 }
+
+#[test]
+fn a_bounded_look_up_guesses_among_few_same_named_definitions_only() {
+    let (index, pos) = index_fixture(
+        r#"
+//- /a.py
+class A:
+    def run(self):
+        pass
+//- /b.py
+class B:
+    def run(self):
+        pass
+//- /c.py
+class C:
+    def run(self):
+        pass
+//- /main.py
+def main(job):
+    def helper():
+        pass
+    helper()
+    job.r$0un()
+"#,
+    );
+    let pos = pos.expect("cursor");
+    assert_eq!(index.goto_definition(pos).len(), 3);
+    assert_eq!(index.goto_definition_within(pos, 3).len(), 3);
+    assert!(index.goto_definition_within(pos, 2).is_empty());
+    // What the scopes resolve is found whatever the bound.
+    let data = index.file(pos.file).unwrap();
+    let helper_call = data.text.rfind("helper()").unwrap() as u32;
+    let local = FilePosition {
+        file: pos.file,
+        offset: helper_call,
+    };
+    assert_eq!(index.goto_definition_within(local, 0).len(), 1);
+}
