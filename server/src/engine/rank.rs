@@ -761,7 +761,24 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .copied()
         .filter(|word| input.search.file_frequency(word) > COMMON_WORD_FILE_SHARE)
         .collect();
-    let mut path_scores: Vec<(FileId, f32, String)> = Vec::new();
+    // A path word's weight in its file's path score, and whether it may count for the
+    // file's stem (see `common_words`); none for a word the task does not have.
+    let weigh = |word: &str| -> Option<(f32, bool)> {
+        let scoped = scope_words.contains(word);
+        let exact = scoped || content_terms.contains(word);
+        if !exact && (word.len() < 3 || !content_prefixes.contains(word)) {
+            return None;
+        }
+        let common = !scoped && common_words.contains(word);
+        let weight = if scoped {
+            2.0
+        } else if exact && !common {
+            1.0
+        } else {
+            0.5
+        };
+        Some((weight, !common))
+    };
     let path_candidates = input.search.files_with_path_words(
         scope_words
             .iter()
@@ -769,42 +786,39 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             .chain(&content_prefixes)
             .copied(),
     );
+    let mut path_scores: Vec<(FileId, f32)> = Vec::new();
     for file in &path_candidates {
         if !wants_tests && is_test_file(*file) {
             continue;
         }
         let words = input.search.path_words(*file);
         let mut score = 0.0;
-        let mut matched = Vec::new();
         let mut stem_matched = false;
         for (pos, word) in words.iter().enumerate() {
-            let scoped = scope_words.contains(word.as_str());
-            let exact = scoped || content_terms.contains(word.as_str());
-            let partial = !exact && word.len() >= 3 && content_prefixes.contains(word.as_str());
-            let common = !scoped && common_words.contains(word.as_str());
-            if exact || partial {
-                score += if scoped {
-                    2.0
-                } else if exact && !common {
-                    1.0
-                } else {
-                    0.5
-                };
-                matched.push(word.clone());
-                stem_matched |= pos + 1 == words.len() && !common;
+            if let Some((weight, names_stem)) = weigh(word) {
+                score += weight;
+                stem_matched |= pos + 1 == words.len() && names_stem;
             }
         }
         if score > 0.0 {
             // The file name counts more than the directories above it.
             let score = score + if stem_matched { 1.0 } else { 0.0 } - 0.05 * words.len() as f32;
-            path_scores.push((*file, demote(*file, score), matched.join("+")));
+            path_scores.push((*file, demote(*file, score)));
         }
     }
     path_scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     path_scores.truncate(20);
+    // The words matched, for the reasons of the files kept only.
     let mut path_rank: FxHashMap<FileId, (usize, String)> = FxHashMap::default();
-    for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
-        path_rank.insert(*file, (rank, matched.clone()));
+    for (rank, (file, _)) in path_scores.iter().enumerate() {
+        let matched: Vec<&str> = input
+            .search
+            .path_words(*file)
+            .iter()
+            .map(String::as_str)
+            .filter(|word| weigh(word).is_some())
+            .collect();
+        path_rank.insert(*file, (rank, matched.join("+")));
     }
 
     // Primary files: where direct evidence points; their import neighbourhood gets a boost.
@@ -942,9 +956,12 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         tally.score += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
         tally.reasons.push(format!("file-bm25:{score:.2}"));
     }
-    for (rank, (file, _, matched)) in path_scores.iter().enumerate() {
+    for (file, (rank, matched)) in path_scores
+        .iter()
+        .filter_map(|(file, _)| Some((file, path_rank.get(file)?)))
+    {
         let tally = files.entry(*file).or_default();
-        tally.score += W_PATH_WORDS / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
+        tally.score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0) * 0.5 * file_factor(file);
         tally.reasons.push(format!("path-words:{matched}"));
     }
     let mut files: Vec<RankedFile> = files
