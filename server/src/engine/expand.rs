@@ -711,6 +711,24 @@ mod tests {
     use super::*;
     use crate::engine::rank::RankedFile;
 
+    /// A ranking with one direct target, named exactly, and one file ranked first.
+    fn one_target(def: DefId, best_file: FileId) -> Ranking {
+        Ranking {
+            defs: vec![Ranked {
+                def,
+                score: 1.0,
+                reasons: vec!["exact-name".to_owned()],
+                direct: true,
+                from_file: 0.0,
+            }],
+            files: vec![RankedFile {
+                file: best_file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+        }
+    }
+
     #[test]
     fn usage_questions_and_tests_reach_further_from_the_best_file() {
         let file = |idx: u32, score: f32| RankedFile {
@@ -798,20 +816,7 @@ pub fn load(path: &str, mode: Mode) -> Config {
 "#,
         );
         let load = index.defs_named("load")[0];
-        let ranking = Ranking {
-            defs: vec![Ranked {
-                def: load,
-                score: 1.0,
-                reasons: vec!["exact-name".to_owned()],
-                direct: true,
-                from_file: 0.0,
-            }],
-            files: vec![RankedFile {
-                file: load.file,
-                score: 1.0,
-                reasons: Vec::new(),
-            }],
-        };
+        let ranking = one_target(load, load.file);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
         let mut typed: Vec<&str> = expansion
             .candidates
@@ -894,20 +899,7 @@ func (r *Router) Handle() {}
 "#,
         );
         let target = index.defs_named("GetName")[0];
-        let ranking = Ranking {
-            defs: vec![Ranked {
-                def: target,
-                score: 1.0,
-                reasons: vec!["exact-name".to_owned()],
-                direct: true,
-                from_file: 0.0,
-            }],
-            files: vec![RankedFile {
-                file: index.defs_named("Router")[0].file,
-                score: 1.0,
-                reasons: Vec::new(),
-            }],
-        };
+        let ranking = one_target(target, index.defs_named("Router")[0].file);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
         let with_reason = |reason: &str| -> Vec<&Candidate> {
             expansion

@@ -170,6 +170,8 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
 
 /// At most this many names written as code are looked for as module names.
 const MAX_MODULE_MENTIONS: usize = 4;
+/// A file the task names (a path, a module) stands for this many of its top-level definitions.
+const MAX_MENTIONED_FILE_DEFS: usize = 6;
 
 /// Files whose path ends with `path` (component-wise), best (longest match) first.
 pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
@@ -574,12 +576,16 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // Mentioned paths: the file's top-level definitions.
     let mut path_list: Vec<(DefId, String)> = Vec::new();
     let mut path_files: Vec<FileId> = Vec::new();
+    // A file the task names stands for its first top-level definitions.
+    let mut mentioned_file = |file: FileId, reason: String| {
+        path_files.push(file);
+        for def in index.top_level_defs(file).take(MAX_MENTIONED_FILE_DEFS) {
+            path_list.push((def, reason.clone()));
+        }
+    };
     for path in &analysis.paths {
         for file in files_matching_path(index, path).into_iter().take(2) {
-            path_files.push(file);
-            for def in index.top_level_defs(file).take(6) {
-                path_list.push((def, format!("path:{path}")));
-            }
+            mentioned_file(file, format!("path:{path}"));
         }
     }
     // Names written as code that no definition has but a module does (`formatting` for
@@ -604,10 +610,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             continue;
         }
         for file in modules {
-            path_files.push(file);
-            for def in index.top_level_defs(file).take(6) {
-                path_list.push((def, format!("module:{name}")));
-            }
+            mentioned_file(file, format!("module:{name}"));
         }
     }
     fusion.add_list(W_PATH, &path_list, true);
@@ -956,10 +959,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         tally.score += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
         tally.reasons.push(format!("file-bm25:{score:.2}"));
     }
-    for (file, (rank, matched)) in path_scores
-        .iter()
-        .filter_map(|(file, _)| Some((file, path_rank.get(file)?)))
-    {
+    for (file, _) in &path_scores {
+        let (rank, matched) = &path_rank[file];
         let tally = files.entry(*file).or_default();
         tally.score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0) * 0.5 * file_factor(file);
         tally.reasons.push(format!("path-words:{matched}"));
