@@ -256,6 +256,85 @@
             ]) @definition.method
         ]))))
 
+; Methods of object literals handed to a call outside any function: class factories and
+; mixins of pre-class code (`Server = new Class({ route: function () {} })`,
+; `exports.View = Plugin.extend({ extend: { init() {} } })`) and options objects whose
+; functions are the module's code (`createSlice({ reducers: { add(s) {} } })`,
+; `defineComponent({ methods: { save() {} } })`). One level of nesting: the inner object's key
+; is the container. Inside a function such an object is a value (a test's
+; `ky.post(url, { onUploadProgress () {} })`), and a property descriptor
+; (`Object.defineProperty(o, 'x', { get () {} })`) names no member of its own.
+((call_expression
+  function: (_) @_callee
+  arguments: (arguments
+    (object
+      [
+        (method_definition
+          name: (property_identifier) @name
+          body: (statement_block) @body) @definition.method
+        (pair
+          key: (property_identifier) @name
+          value: [
+            (arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+          ]) @definition.method
+      ])))
+  (#not-match? @_callee "^(Object|Reflect)\\.defineProperty")
+  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
+((new_expression
+  arguments: (arguments
+    (object
+      [
+        (method_definition
+          name: (property_identifier) @name
+          body: (statement_block) @body) @definition.method
+        (pair
+          key: (property_identifier) @name
+          value: [
+            (arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+          ]) @definition.method
+      ])))
+  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
+((call_expression
+  function: (_) @_callee
+  arguments: (arguments
+    (object
+      (pair
+        key: (property_identifier) @container
+        value: (object
+          [
+            (method_definition
+              name: (property_identifier) @name
+              body: (statement_block) @body) @definition.method
+            (pair
+              key: (property_identifier) @name
+              value: [
+                (arrow_function body: (_) @body)
+                (function_expression body: (_) @body)
+              ]) @definition.method
+          ])))))
+  (#not-match? @_callee "^(Object|Reflect)\\.defineProperties")
+  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
+((new_expression
+  arguments: (arguments
+    (object
+      (pair
+        key: (property_identifier) @container
+        value: (object
+          [
+            (method_definition
+              name: (property_identifier) @name
+              body: (statement_block) @body) @definition.method
+            (pair
+              key: (property_identifier) @name
+              value: [
+                (arrow_function body: (_) @body)
+                (function_expression body: (_) @body)
+              ]) @definition.method
+          ])))))
+  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
+
 ; Test blocks: `describe('...', fn)`, `it(...)`, `test(...)` and their `.only`/`.skip`
 ; forms, named by their string (kept only in test files). They capture no body: the
 ; signature is their first line, `describe('cart', () =>`.

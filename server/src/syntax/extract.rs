@@ -325,6 +325,9 @@ fn collect_match<'tree>(
     let takes_precedence = |set: Option<usize>| set.is_none_or(|set| pattern < set);
     match primary_role {
         CaptureRole::Definition(_) | CaptureRole::DefinitionTest => {
+            if is_inside_excluded(config, query_match.pattern_index, primary_node) {
+                return;
+            }
             let builder = defs.entry(primary_node.id()).or_default();
             builder.node = Some(primary_node);
             match primary_role {
@@ -381,6 +384,29 @@ fn collect_match<'tree>(
         }
         _ => {}
     }
+}
+
+/// Whether a pattern's `(#set! definition.outside "kind ...")` excludes the definition: one of
+/// its ancestors has one of those node kinds (a JavaScript object handed to a call defines
+/// methods at the top of a module, but inside a function it is a value).
+fn is_inside_excluded(config: &LanguageConfig, pattern: usize, node: Node<'_>) -> bool {
+    let Some(kinds) = config
+        .query
+        .property_settings(pattern)
+        .iter()
+        .find(|property| &*property.key == "definition.outside")
+        .and_then(|property| property.value.as_deref())
+    else {
+        return false;
+    };
+    let mut ancestor = node.parent();
+    while let Some(current) = ancestor {
+        if kinds.split_whitespace().any(|kind| kind == current.kind()) {
+            return true;
+        }
+        ancestor = current.parent();
+    }
+    false
 }
 
 fn assemble_defs(

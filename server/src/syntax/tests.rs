@@ -334,6 +334,41 @@ function later() {
 }
 
 #[test]
+fn javascript_methods_of_objects_handed_to_calls() {
+    // Pre-class code defines methods in objects passed to class factories and mixins (Express
+    // 0.x); options objects hold code one level down (`reducers: { add() {} }`, the key is the
+    // container). Inside a function such an object is a value (`Request.include` in `init`,
+    // a test's options), and so are a property descriptor's `get` and a plain value.
+    check(
+        "javascript_objects_handed_to_calls",
+        Language::JavaScript,
+        false,
+        r#"Server = new Class({
+  port: 3000,
+  route: function (request, response) { return this.error(request) },
+  error (e) { return e }
+})
+exports.View = Plugin.extend({
+  extend: {
+    init: function () {
+      Request.include({
+        partial: function (view) { return view }
+      })
+    }
+  }
+})
+const slice = createSlice({ reducers: { add: (state) => state } })
+Object.defineProperty(exports, 'x', { get: function () { return 1 } })
+Object.defineProperties(exports, { y: { get () { return 2 } } })
+function later() {
+  const local = { notADefinition () {} }
+  return ky.post(url, { onUploadProgress (progress) {} })
+}
+"#,
+    );
+}
+
+#[test]
 fn javascript_named_class_exports_and_named_callbacks() {
     // Koa's `module.exports = class Application extends Emitter {}` is a class with methods;
     // axios's `wrapAsync(async function dispatchHttpRequest() {})` defines a function where
