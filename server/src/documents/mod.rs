@@ -233,6 +233,39 @@ mod tests {
     }
 
     #[test]
+    fn a_file_read_statement_by_statement_is_extracted_whole_after_an_edit() {
+        // Three call signatures make tree-sitter-typescript 0.23 swallow what follows them:
+        // the file is read statement by statement, before an edit, after it, and once fixed.
+        let signature = "  <P extends string>(\n    ...h: [H<P>]\n  ): R<P, I['in']>\n\n";
+        let text = format!(
+            "export interface Handlers {{\n{}}}\n\nexport type After = {{ b: number }}\n",
+            signature.repeat(3)
+        );
+        let mut document = Document::new((0, "a.ts".into()), &text, 1, Some(Language::TypeScript));
+        let first = document.text();
+        assert!(document.reparse(&first, false).unwrap().read_by_statements);
+        let at = text.len();
+        document.apply_edit(Some(at..at), "export function later(): void {}\n");
+        let edited = document.text();
+        let incremental = document.reparse(&edited, false).unwrap();
+        assert_eq!(
+            incremental,
+            syntax::analyze(Language::TypeScript, &edited, false)
+        );
+        let names: Vec<&str> = incremental.defs.iter().map(|def| &*def.name).collect();
+        assert_eq!(names, ["Handlers", "After", "b", "later"]);
+        // Semicolons after the signatures: the grammar reads them.
+        let fixed = edited.replace("['in']>\n", "['in']>;\n");
+        document.apply_edit(Some(0..edited.len()), &fixed);
+        let incremental = document.reparse(&fixed, false).unwrap();
+        assert!(!incremental.read_by_statements);
+        assert_eq!(
+            incremental,
+            syntax::analyze(Language::TypeScript, &fixed, false)
+        );
+    }
+
+    #[test]
     fn out_of_range_and_mid_char_edits_are_clamped() {
         let mut document = Document::new((0, "a.py".into()), "é\nx", 1, None);
         document.apply_edit(Some(1..100), "Z");

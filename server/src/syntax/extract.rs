@@ -51,13 +51,135 @@ struct RefBuilder {
 pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> FileSyntax {
     let config = lang.config();
     let root = tree.root_node();
+    if let Some(starts) = swallowing_error(root, text) {
+        return extract_by_statements(lang, text, is_test_file, &starts);
+    }
     let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
     FileSyntax {
         defs,
         imports,
         refs,
         issues: issues(root),
+        read_by_statements: false,
     }
+}
+
+/// Where top-level statements may start: byte offsets of the lines that begin at column 0
+/// with a word (`export`, `def`, `func`, `pub`, a name), each moved up over the comment,
+/// attribute and decorator lines right above it, which belong to it. The first is 0. In
+/// every language indexed here, such a line starts a statement unless it sits inside a
+/// string or a bracket that some line above left open.
+fn statement_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    // The start of the run of comment or attribute lines just above the current line.
+    let mut prefix_start: Option<usize> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let first = line.as_bytes().first().copied().unwrap_or(b'\n');
+        let is_prefix =
+            matches!(first, b'#' | b'@' | b'/') || line.starts_with(" *") || line.starts_with("*/");
+        if first.is_ascii_alphabetic() || first == b'_' || first == b'$' {
+            let start = prefix_start.unwrap_or(offset);
+            if start > *starts.last().unwrap_or(&0) {
+                starts.push(start);
+            }
+            prefix_start = None;
+        } else if is_prefix {
+            prefix_start.get_or_insert(offset);
+        } else {
+            prefix_start = None;
+        }
+        offset += line.len();
+    }
+    starts
+}
+
+/// The statement starts of the file when the parser could not recover from an error before
+/// later statements (an error node runs over the start of a statement after its own line):
+/// tree-sitter-typescript 0.23 reads three call signatures in an interface as one error that
+/// swallows the rest of the file. `None` when the errors, if any, stay local.
+pub(super) fn swallowing_error(root: Node<'_>, text: &str) -> Option<Vec<usize>> {
+    if !root.has_error() {
+        return None;
+    }
+    let starts = statement_starts(text);
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if node.is_error() {
+            // The first statement start after the error's own line.
+            let line_end = text[node.start_byte()..]
+                .find('\n')
+                .map_or(text.len(), |at| node.start_byte() + at);
+            let next = starts.partition_point(|start| *start <= line_end);
+            if starts
+                .get(next)
+                .is_some_and(|start| *start < node.end_byte())
+            {
+                return Some(starts);
+            }
+        } else if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}
+
+/// Extracts a file statement by statement, for a file whose errors swallow later statements
+/// (see [`swallowing_error`]). Each piece between two statement starts is parsed alone; runs
+/// of pieces that parse cleanly are parsed again together (so a definition keeps the comments
+/// above it), and a piece with an error yields what its own parse recovers. The parser reads
+/// only a piece's bytes of the whole text, so every offset is the file's.
+fn extract_by_statements(
+    lang: Language,
+    text: &str,
+    is_test_file: bool,
+    starts: &[usize],
+) -> FileSyntax {
+    let config = lang.config();
+    let pieces: Vec<Range<usize>> = starts
+        .iter()
+        .enumerate()
+        .map(|(idx, start)| *start..starts.get(idx + 1).copied().unwrap_or(text.len()))
+        .collect();
+    let mut groups: Vec<(Range<usize>, bool)> = Vec::new();
+    for piece in pieces {
+        let clean = !super::parse_range(lang, text, piece.clone())
+            .root_node()
+            .has_error();
+        match groups.last_mut() {
+            Some((group, true)) if clean => group.end = piece.end,
+            _ => groups.push((piece, clean)),
+        }
+    }
+    let mut syntax = FileSyntax {
+        read_by_statements: true,
+        ..FileSyntax::default()
+    };
+    for (group, _) in groups {
+        let tree = super::parse_range(lang, text, group);
+        let root = tree.root_node();
+        let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
+        let base = syntax.defs.len() as u32;
+        syntax.defs.extend(defs.into_iter().map(|mut def| {
+            def.parent = def.parent.map(|parent| parent + base);
+            def
+        }));
+        syntax.refs.extend(refs);
+        syntax.imports.extend(imports);
+        if syntax.issues.len() < MAX_ISSUES {
+            syntax.issues.extend(issues(root));
+            syntax.issues.truncate(MAX_ISSUES);
+        }
+    }
+    syntax
 }
 
 fn issues(root: Node<'_>) -> Vec<SyntaxIssue> {
@@ -94,6 +216,10 @@ pub fn extract_incremental(
 ) -> FileSyntax {
     let config = lang.config();
     let root = new_tree.root_node();
+    // A file read statement by statement before or after is extracted whole.
+    if previous.read_by_statements || swallowing_error(root, text).is_some() {
+        return extract(lang, new_tree, text, is_test_file);
+    }
     let Some(region) = reextracted_region(config, old_tree, new_tree, text.len(), change) else {
         return extract(lang, new_tree, text, is_test_file);
     };
@@ -112,6 +238,7 @@ pub fn extract_incremental(
         imports: old_imports,
         refs: old_refs,
         issues: _,
+        read_by_statements: _,
     } = previous;
 
     // Definitions: before the region, in it, after it (a definition and its parent are in
@@ -178,6 +305,7 @@ pub fn extract_incremental(
         imports,
         refs,
         issues: issues(root),
+        read_by_statements: false,
     }
 }
 

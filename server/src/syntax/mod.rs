@@ -11,6 +11,7 @@ mod imports;
 pub use extract::{extract, extract_incremental, TextChange};
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 use crate::base::TextRange;
 use crate::languages::{DefKind, Language};
@@ -90,6 +91,9 @@ pub struct FileSyntax {
     /// Sorted by start.
     pub refs: Vec<Ref>,
     pub issues: Vec<SyntaxIssue>,
+    /// The parser could not recover from an error before later statements, so the file was
+    /// read statement by statement (see `extract`).
+    pub read_by_statements: bool,
 }
 
 impl FileSyntax {
@@ -109,6 +113,25 @@ thread_local! {
     static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The thread's parser for `lang`, made on first use.
+fn parser_for(
+    parsers: &mut Vec<(Language, tree_sitter::Parser)>,
+    lang: Language,
+) -> &mut tree_sitter::Parser {
+    let slot = match parsers.iter().position(|(candidate, _)| *candidate == lang) {
+        Some(slot) => slot,
+        None => {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&lang.grammar())
+                .expect("grammars are checked by a test");
+            parsers.push((lang, parser));
+            parsers.len() - 1
+        }
+    };
+    &mut parsers[slot].1
+}
+
 /// Parses `text`, reusing `old_tree` (already `edit`ed) for an incremental reparse.
 /// Parsers are reused per thread and language.
 pub fn parse(
@@ -118,18 +141,7 @@ pub fn parse(
 ) -> tree_sitter::Tree {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
-        let slot = match parsers.iter().position(|(candidate, _)| *candidate == lang) {
-            Some(slot) => slot,
-            None => {
-                let mut parser = tree_sitter::Parser::new();
-                parser
-                    .set_language(&lang.grammar())
-                    .expect("grammars are checked by a test");
-                parsers.push((lang, parser));
-                parsers.len() - 1
-            }
-        };
-        let parser = &mut parsers[slot].1;
+        let parser = parser_for(&mut parsers, lang);
         match parser.parse(text, old_tree) {
             Some(tree) => tree,
             None => {
@@ -140,6 +152,35 @@ pub fn parse(
                     .expect("a parser without timeout or cancellation always returns a tree")
             }
         }
+    })
+}
+
+/// Parses only `range` of `text` (its offsets and positions stay those of the whole text),
+/// with the thread's parser for `lang`, which then reads whole texts again.
+pub(crate) fn parse_range(lang: Language, text: &str, range: Range<usize>) -> tree_sitter::Tree {
+    let point = |offset: usize| {
+        let before = &text[..offset];
+        let row = before.bytes().filter(|byte| *byte == b'\n').count();
+        let column = offset - before.rfind('\n').map_or(0, |at| at + 1);
+        tree_sitter::Point { row, column }
+    };
+    let included = tree_sitter::Range {
+        start_byte: range.start,
+        end_byte: range.end,
+        start_point: point(range.start),
+        end_point: point(range.end),
+    };
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parser_for(&mut parsers, lang);
+        // A single range inside the text is always valid.
+        let _ = parser.set_included_ranges(&[included]);
+        let tree = parser.parse(text, None).or_else(|| {
+            parser.reset();
+            parser.parse(text, None)
+        });
+        let _ = parser.set_included_ranges(&[]);
+        tree.expect("a parser without timeout or cancellation always returns a tree")
     })
 }
 

@@ -471,6 +471,32 @@ fn typescript_known_misparses_keep_the_rest() {
 }
 
 #[test]
+fn typescript_an_error_that_swallows_later_statements_is_read_statement_by_statement() {
+    // tree-sitter-typescript 0.23 reads three call signatures of an interface (Hono's
+    // `HandlerInterface`) as one error running to the next statement; the file is then parsed
+    // piece by piece, so `After` and `later` are still definitions and `Before` keeps its doc.
+    let mut text = String::from(
+        "/** The first. */\nexport type Before = { a: string }\n\nexport interface Handlers<E> {\n",
+    );
+    for _ in 0..3 {
+        text.push_str("  <P extends string, I extends Input = {}>(\n    ...handlers: [H<E, P, I>]\n  ): Hono<E, ToSchema<P, I['in']>>\n\n");
+    }
+    text.push_str("}\n\n/** The last. */\nexport type After = { b: number }\n\nexport function later(): void {}\n");
+    let tree = super::parse(Language::TypeScript, &text, None);
+    assert!(
+        super::extract::swallowing_error(tree.root_node(), &text).is_some(),
+        "the grammar no longer fails here: find another case"
+    );
+    assert!(analyze(Language::TypeScript, &text, false).read_by_statements);
+    check(
+        "typescript_swallowing_error",
+        Language::TypeScript,
+        false,
+        &text,
+    );
+}
+
+#[test]
 fn typescript_syntax_errors_keep_the_valid_definitions() {
     check(
         "typescript_broken",
