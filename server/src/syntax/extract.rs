@@ -11,11 +11,13 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, Tree};
 
 use super::{doc, imports::ImportBuilder, Def, FileSyntax, Import, Ref, SyntaxIssue};
-use crate::base::{FxHashMap, TextRange};
+use crate::base::{FxHashMap, LineIndex, TextRange};
 use crate::languages::{CaptureRole, DefKind, Language, LanguageConfig, VisibilityRule};
 
 const MAX_SIGNATURE_CHARS: usize = 240;
 const MAX_ISSUES: usize = 20;
+/// A file read statement by statement is cut in at most this many pieces.
+const MAX_PIECES: usize = 1000;
 
 thread_local! {
     static CURSOR: RefCell<QueryCursor> = RefCell::new(QueryCursor::new());
@@ -144,6 +146,14 @@ fn extract_by_statements(
     starts: &[usize],
 ) -> FileSyntax {
     let config = lang.config();
+    let lines = LineIndex::new(text);
+    // Every few starts when there are very many (a generated file), so that the parses stay
+    // few.
+    let starts: Vec<usize> = starts
+        .iter()
+        .copied()
+        .step_by(starts.len().div_ceil(MAX_PIECES))
+        .collect();
     let pieces: Vec<Range<usize>> = starts
         .iter()
         .enumerate()
@@ -151,7 +161,7 @@ fn extract_by_statements(
         .collect();
     let mut groups: Vec<(Range<usize>, bool)> = Vec::new();
     for piece in pieces {
-        let clean = !super::parse_range(lang, text, piece.clone())
+        let clean = !super::parse_range(lang, text, &lines, piece.clone())
             .root_node()
             .has_error();
         match groups.last_mut() {
@@ -164,7 +174,7 @@ fn extract_by_statements(
         ..FileSyntax::default()
     };
     for (group, _) in groups {
-        let tree = super::parse_range(lang, text, group);
+        let tree = super::parse_range(lang, text, &lines, group);
         let root = tree.root_node();
         let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
         let base = syntax.defs.len() as u32;

@@ -13,7 +13,7 @@ pub use extract::{extract, extract_incremental, TextChange};
 use std::cell::RefCell;
 use std::ops::Range;
 
-use crate::base::TextRange;
+use crate::base::{LineIndex, TextRange};
 use crate::languages::{DefKind, Language};
 
 /// A definition found in a file.
@@ -155,14 +155,21 @@ pub fn parse(
     })
 }
 
-/// Parses only `range` of `text` (its offsets and positions stay those of the whole text),
-/// with the thread's parser for `lang`, which then reads whole texts again.
-pub(crate) fn parse_range(lang: Language, text: &str, range: Range<usize>) -> tree_sitter::Tree {
+/// Parses only `range` of `text` (its offsets and positions stay those of the whole text;
+/// `lines` is the text's line index), with the thread's parser for `lang`, which then reads
+/// whole texts again.
+pub(crate) fn parse_range(
+    lang: Language,
+    text: &str,
+    lines: &LineIndex,
+    range: Range<usize>,
+) -> tree_sitter::Tree {
     let point = |offset: usize| {
-        let before = &text[..offset];
-        let row = before.bytes().filter(|byte| *byte == b'\n').count();
-        let column = offset - before.rfind('\n').map_or(0, |at| at + 1);
-        tree_sitter::Point { row, column }
+        let line_col = lines.line_col(offset as u32);
+        tree_sitter::Point {
+            row: line_col.line as usize,
+            column: line_col.col as usize,
+        }
     };
     let included = tree_sitter::Range {
         start_byte: range.start,

@@ -497,6 +497,29 @@ fn typescript_an_error_that_swallows_later_statements_is_read_statement_by_state
 }
 
 #[test]
+fn a_file_of_very_many_statements_is_read_in_bounded_pieces() {
+    // More statement starts than pieces: every other start is kept, so the broken interface
+    // shares its piece with the statement after it, which may go with it; nothing else is
+    // lost.
+    let mut text = String::from("export interface Handlers<E> {\n");
+    for _ in 0..3 {
+        text.push_str("  <P extends string>(\n    ...h: [H<E, P>]\n  ): Hono<E, I['in']>\n\n");
+    }
+    text.push_str("}\n");
+    for idx in 0..1500 {
+        text.push_str(&format!("export type T{idx} = number\n"));
+    }
+    let syntax = analyze(Language::TypeScript, &text, false);
+    assert!(syntax.read_by_statements);
+    let n_types = syntax
+        .defs
+        .iter()
+        .filter(|def| def.name.starts_with('T'))
+        .count();
+    assert!(n_types >= 1499, "{n_types}");
+}
+
+#[test]
 fn typescript_syntax_errors_keep_the_valid_definitions() {
     check(
         "typescript_broken",
