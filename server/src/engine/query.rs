@@ -45,6 +45,9 @@ pub struct QueryAnalysis {
     pub scope_words: Vec<String>,
     /// Text the task quotes, which the code may hold verbatim (see [`literals`]).
     pub literals: Vec<String>,
+    /// Capitalized words that open a sentence (`Option` in `Option calls cleandoc on help`):
+    /// grammar, or the name of a type the sentence is about.
+    pub opening_words: Vec<String>,
 }
 
 const PATH_EXTENSIONS: &[&str] = &[
@@ -113,6 +116,13 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             || (token.contains('.') && token.split('.').all(is_identifier_like));
         if qualified || (is_identifier_like(token) && looks_like_code(token)) {
             add_mention(&mut res, token, true);
+        } else if is_identifier_like(token)
+            && sentence_start
+            && token.chars().next().is_some_and(char::is_uppercase)
+            && token.chars().skip(1).any(char::is_lowercase)
+            && token.len() > 2
+        {
+            res.opening_words.push(token.to_owned());
         } else if is_identifier_like(token)
             && !sentence_start
             && token.chars().next().is_some_and(char::is_uppercase)

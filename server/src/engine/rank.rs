@@ -77,6 +77,8 @@ const MAX_LITERAL_SCAN_BYTES: usize = 2 << 20;
 const MIRROR_PENALTY: f32 = 0.3;
 const ACTIVE_FILE_BOOST: f32 = 1.3;
 const MAX_PER_NAME: usize = 8;
+/// A capitalized word opening a sentence counts when this many types at most have its name.
+const MAX_OPENING_TYPES: usize = 2;
 /// A file's score adds up its best candidates' own evidence with these weights: a file where
 /// several definitions match the task is a likelier target than one with a single match.
 const FILE_EVIDENCE_WEIGHTS: [f32; 3] = [1.0, 0.7, 0.4];
@@ -469,6 +471,21 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // Explicit mentions: exact names, qualified by their container when given.
     let mut mention_list: Vec<(DefId, String)> = Vec::new();
     let mut fuzzy_list: Vec<(DefId, String)> = Vec::new();
+    // A capitalized word opening a sentence is grammar (`Add`, `Make`), unless it is the name
+    // of one or two types (`Option calls cleandoc on help`): then it may be the subject.
+    for word in &analysis.opening_words {
+        let types: Vec<DefId> = index
+            .defs_named(word)
+            .iter()
+            .copied()
+            .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_type()))
+            .collect();
+        if (1..=MAX_OPENING_TYPES).contains(&types.len()) {
+            for def in types {
+                fuzzy_list.push((def, format!("opening-word:{word}")));
+            }
+        }
+    }
     let mut used_list: Vec<(DefId, String)> = Vec::new();
     for mention in &analysis.mentions {
         let last = mention.segments.last().expect("mentions have segments");
@@ -1044,6 +1061,44 @@ impl Session {
         assert!(exact(reasons_of("call `NEW` on it", "new")));
         // Not a name of one or two letters: `i` is a variable, not the type `I`.
         assert!(!exact(reasons_of("whether `i` is the position", "I")));
+    }
+
+    #[test]
+    fn a_capitalized_word_opening_a_sentence_may_name_a_type() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/click/core.py
+class Option:
+    def __init__(self, help=None):
+        self.help = help
+class Command:
+    pass
+//- /src/click/decorators.py
+def option(*param_decls, **attrs):
+    return attrs
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let reasons_of = |query: &str, name: &str| -> Vec<String> {
+            let ranking = rank_task(&index, &search, query, IntentKind::Implementation);
+            ranking
+                .defs
+                .iter()
+                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
+                .map(|ranked| ranked.reasons.clone())
+                .unwrap_or_default()
+        };
+        let opening = |reasons: Vec<String>| reasons.iter().any(|r| r.starts_with("opening-word"));
+        assert!(opening(reasons_of(
+            "Option calls cleandoc on help instead of @option",
+            "Option"
+        )));
+        // Grammar names no type; a function of that name is not the subject.
+        assert!(!opening(reasons_of(
+            "Make sure output is flushed",
+            "Command"
+        )));
+        assert!(!opening(reasons_of("Option. calls", "option")));
     }
 
     #[test]
