@@ -7,7 +7,8 @@
 
 use super::intent::IntentKind;
 use super::items::{
-    compact, compact_with, full, lines, qualified_name, standard, Candidate, Rendering, Section,
+    compact, compact_with, def_lines, full, lines, qualified_name, standard, Candidate, Rendering,
+    Section,
 };
 use super::rank::{Ranked, Ranking};
 use crate::base::{FileId, FxHashSet, TextRange};
@@ -58,15 +59,6 @@ const OFF_FOCUS: f32 = 0.25;
 
 pub struct Expansion {
     pub candidates: Vec<Candidate>,
-}
-
-fn def_lines(index: &Index, def: DefId) -> u32 {
-    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
-        return 0;
-    };
-    data.line_index.line_col(def_data.range.end).line
-        - data.line_index.line_col(def_data.range.start).line
-        + 1
 }
 
 /// A candidate for a definition, with its renderings richest first.

@@ -241,3 +241,13 @@ pub fn lines(index: &Index, file: FileId, first: u32, last: u32) -> Rendering {
         body: with_newline(index.text(file, range).to_owned()),
     }
 }
+
+/// How many lines a definition spans.
+pub(super) fn def_lines(index: &Index, def: DefId) -> u32 {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return 0;
+    };
+    data.line_index.line_col(def_data.range.end).line
+        - data.line_index.line_col(def_data.range.start).line
+        + 1
+}

@@ -431,6 +431,26 @@ pub fn literals(query: &str, has_trace: bool) -> Vec<String> {
         if let Some(message) = super::trace::error_message(line).and_then(message_start) {
             push(message);
         }
+        // Command-line flags (`--exec-batch`, `--viper=false`): the code that declares a
+        // flag and the code that reads it both spell its name as a string, which a
+        // hyphenated name is on its own and a one-word name is between double quotes.
+        for flag in line.split(|ch: char| ch.is_whitespace() || matches!(ch, '`' | '(' | ',')) {
+            let Some(name) = flag.strip_prefix("--") else {
+                continue;
+            };
+            let end = name
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-'))
+                .unwrap_or(name.len());
+            let name = name[..end].trim_end_matches('-');
+            if !name.starts_with(|ch: char| ch.is_ascii_alphabetic()) {
+                continue;
+            }
+            if name.contains('-') {
+                push(name);
+            } else {
+                push(&format!("\"{name}\""));
+            }
+        }
         // Runs of words in capitals.
         let mut run: Vec<&str> = Vec::new();
         let mut flush = |run: &mut Vec<&str>| {
@@ -573,6 +593,17 @@ mod tests {
     }
 
     #[test]
+    fn command_line_flags_are_literals_as_the_code_spells_them() {
+        assert_eq!(
+            literals(
+                "Error out if no args provided to --exec or --exec-batch, (--viper=false); not -x or --",
+                false
+            ),
+            ["\"exec\"", "exec-batch", "\"viper\""]
+        );
+    }
+
+    #[test]
     fn quoted_text_and_runs_of_capitals_are_literals() {
         let literals = literals(
             "Ensure SEE ALSO has no comma\nthe message read \"Invalid input: expected number\", \
@@ -585,7 +616,8 @@ mod tests {
                 "SEE ALSO",
                 "Invalid input: expected number",
                 "Not enough space",
-                "rg --files"
+                "rg --files",
+                "\"files\""
             ]
         );
         assert!(super::literals("it's the user's choice", false).is_empty());

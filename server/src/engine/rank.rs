@@ -6,6 +6,7 @@
 //! reasons that made it.
 
 use super::intent::IntentKind;
+use super::items::def_lines;
 use super::query::{compound_candidates, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
 use super::text::{for_each_word, identifier_terms, normalize_name, stem};
@@ -72,6 +73,8 @@ const MAX_LITERAL_OCCURRENCES: usize = 16;
 /// Bytes of file text a task's literals may scan in all: a bound on the search's time
 /// (about a millisecond) whatever the task quotes and the repository holds.
 const MAX_LITERAL_SCAN_BYTES: usize = 2 << 20;
+/// A constant longer than this many lines that holds a quote is documentation.
+const MAX_LITERAL_CONSTANT_LINES: u32 = 20;
 /// A mirrored copy of a file (see `SearchIndex::mirror_of`) ranks well below the copy that
 /// stands for it: the two would match equally, and the second adds nothing.
 const MIRROR_PENALTY: f32 = 0.3;
@@ -363,6 +366,9 @@ fn literal_starts(literal: &str) -> impl Iterator<Item = &str> {
     std::iter::once(literal).chain(cuts.into_iter().rev().take(MAX_LITERAL_STARTS))
 }
 
+/// A file that holds a quote, and where (the offsets of its occurrences, in order).
+type LiteralHit = (FileId, Vec<usize>);
+
 /// Where the code holds a quote, tests aside: the longest of its starts (see
 /// [`literal_starts`]) that some file holds, with the files that hold it (at most
 /// [`MAX_LITERAL_FILES`]) and where. A message the code builds from parts (`expected ${x}`)
@@ -374,7 +380,7 @@ fn find_literal<'q>(
     search: &SearchIndex,
     literal: &'q str,
     scan_left: &mut usize,
-) -> Option<(&'q str, Vec<(FileId, usize)>)> {
+) -> Option<(&'q str, Vec<LiteralHit>)> {
     let starts: Vec<&str> = literal_starts(literal).collect();
     let sought = if starts.len() > 1 {
         vec![starts[0], starts[starts.len() - 1]]
@@ -403,10 +409,10 @@ fn find_literal<'q>(
             return None;
         }
         *scan_left -= bytes;
-        // Each file's longest start: (its position in `starts`, file, offset).
-        let mut found: Vec<(usize, FileId, usize)> = Vec::new();
+        // Each file's longest start (its position in `starts`) and where the file holds it.
+        let mut found: Vec<(usize, FileId, Vec<usize>)> = Vec::new();
         for (file, code) in candidates {
-            let best = code
+            let occurrences: Vec<(usize, usize)> = code
                 .match_indices(text)
                 .take(MAX_LITERAL_OCCURRENCES)
                 .filter_map(|(offset, _)| {
@@ -414,18 +420,23 @@ fn find_literal<'q>(
                     let longest = starts.iter().position(|start| rest.starts_with(start))?;
                     Some((longest, offset))
                 })
-                .min();
-            if let Some((longest, offset)) = best {
-                found.push((longest, file, offset));
+                .collect();
+            if let Some(longest) = occurrences.iter().map(|(longest, _)| *longest).min() {
+                let offsets = occurrences
+                    .into_iter()
+                    .filter(|(at, _)| *at == longest)
+                    .map(|(_, offset)| offset)
+                    .collect();
+                found.push((longest, file, offsets));
             }
         }
         let Some(longest) = found.iter().map(|(longest, _, _)| *longest).min() else {
             continue;
         };
-        let hits: Vec<(FileId, usize)> = found
+        let hits: Vec<LiteralHit> = found
             .into_iter()
             .filter(|(at, _, _)| *at == longest)
-            .map(|(_, file, offset)| (file, offset))
+            .map(|(_, file, offsets)| (file, offsets))
             .collect();
         if hits.len() > MAX_LITERAL_FILES {
             return None;
@@ -574,9 +585,24 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             continue;
         };
         let shown: String = text.chars().take(40).collect();
-        for (file, offset) in hits {
-            if let Some(def) = index.enclosing_defs(file, offset as u32).first() {
-                literal_list.push((*def, format!("literal:{shown}")));
+        // In each file, the innermost definition holding the first occurrence that is code:
+        // text inside a long constant (a usage message, a table) is documentation.
+        let is_documentation = |def: DefId| {
+            index.def(def).is_some_and(|d| {
+                matches!(d.kind, DefKind::Constant | DefKind::Variable)
+                    && def_lines(index, def) > MAX_LITERAL_CONSTANT_LINES
+            })
+        };
+        for (file, offsets) in hits {
+            let holder = offsets.iter().find_map(|offset| {
+                index
+                    .enclosing_defs(file, *offset as u32)
+                    .first()
+                    .copied()
+                    .filter(|def| !is_documentation(*def))
+            });
+            if let Some(def) = holder {
+                literal_list.push((def, format!("literal:{shown}")));
             }
         }
     }
@@ -1401,6 +1427,36 @@ export function send(request: Request, options: RetryOptions) {
         let (path, declarations) = top_file("add a type for the retry limit", IntentKind::BugFix);
         assert_eq!(path, "source/types/retry.ts");
         assert!(declarations.is_empty());
+    }
+
+    #[test]
+    fn a_flag_points_past_the_usage_text_to_the_code_that_reads_it() {
+        let mut app = String::from("//- /src/app.rs\nconst USAGE: &str = \"\n");
+        app.push_str("    -X, --exec-batch <cmd>   Run a command for all results at once\n");
+        for idx in 0..25 {
+            app.push_str(&format!("    line {idx} of the usage text\n"));
+        }
+        app.push_str(
+            "\";\npub fn build() -> App { App::new().arg(Arg::with_name(\"exec-batch\")) }\n",
+        );
+        app.push_str("//- /src/main.rs\nfn run(matches: &Matches) { if matches.is_present(\"exec-batch\") { batch() } }\n");
+        let (index, _) = crate::index::tests::index_fixture(&app);
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let ranking = rank_task(
+            &index,
+            &search,
+            "Error out if no args provided to --exec-batch",
+            IntentKind::BugFix,
+        );
+        let literal_holders: Vec<&str> = ranking
+            .defs
+            .iter()
+            .filter(|ranked| ranked.reasons.iter().any(|r| r.starts_with("literal:")))
+            .map(|ranked| &*index.def(ranked.def).unwrap().name)
+            .collect();
+        assert!(literal_holders.contains(&"build"), "{literal_holders:?}");
+        assert!(literal_holders.contains(&"run"), "{literal_holders:?}");
+        assert!(!literal_holders.contains(&"USAGE"), "{literal_holders:?}");
     }
 
     #[test]
