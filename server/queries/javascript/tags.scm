@@ -264,75 +264,38 @@
 ; is the container. Inside a function such an object is a value (a test's
 ; `ky.post(url, { onUploadProgress () {} })`), and a property descriptor
 ; (`Object.defineProperty(o, 'x', { get () {} })`) names no member of its own.
-((call_expression
-  function: (_) @_callee
+((_
   arguments: (arguments
-    (object
-      [
-        (method_definition
-          name: (property_identifier) @name
-          body: (statement_block) @body) @definition.method
+    [
+      (object
+        [
+          (method_definition
+            name: (property_identifier) @name
+            body: (statement_block) @body) @definition.method
+          (pair
+            key: (property_identifier) @name
+            value: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ]) @definition.method
+        ])
+      (object
         (pair
-          key: (property_identifier) @name
-          value: [
-            (arrow_function body: (_) @body)
-            (function_expression body: (_) @body)
-          ]) @definition.method
-      ])))
-  (#not-match? @_callee "^(Object|Reflect)\\.defineProperty")
-  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
-((new_expression
-  arguments: (arguments
-    (object
-      [
-        (method_definition
-          name: (property_identifier) @name
-          body: (statement_block) @body) @definition.method
-        (pair
-          key: (property_identifier) @name
-          value: [
-            (arrow_function body: (_) @body)
-            (function_expression body: (_) @body)
-          ]) @definition.method
-      ])))
-  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
-((call_expression
-  function: (_) @_callee
-  arguments: (arguments
-    (object
-      (pair
-        key: (property_identifier) @container
-        value: (object
-          [
-            (method_definition
-              name: (property_identifier) @name
-              body: (statement_block) @body) @definition.method
-            (pair
-              key: (property_identifier) @name
-              value: [
-                (arrow_function body: (_) @body)
-                (function_expression body: (_) @body)
-              ]) @definition.method
-          ])))))
-  (#not-match? @_callee "^(Object|Reflect)\\.defineProperties")
-  (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
-((new_expression
-  arguments: (arguments
-    (object
-      (pair
-        key: (property_identifier) @container
-        value: (object
-          [
-            (method_definition
-              name: (property_identifier) @name
-              body: (statement_block) @body) @definition.method
-            (pair
-              key: (property_identifier) @name
-              value: [
-                (arrow_function body: (_) @body)
-                (function_expression body: (_) @body)
-              ]) @definition.method
-          ])))))
+          key: (property_identifier) @container
+          value: (object
+            [
+              (method_definition
+                name: (property_identifier) @name
+                body: (statement_block) @body) @definition.method
+              (pair
+                key: (property_identifier) @name
+                value: [
+                  (arrow_function body: (_) @body)
+                  (function_expression body: (_) @body)
+                ]) @definition.method
+            ])))
+    ])) @_call
+  (#not-match? @_call "^(Object|Reflect)\\.definePropert")
   (#set! definition.outside "function_declaration function_expression arrow_function method_definition generator_function generator_function_declaration"))
 
 ; Test blocks: `describe('...', fn)`, `it(...)`, `test(...)` and their `.only`/`.skip`

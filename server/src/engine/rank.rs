@@ -1056,6 +1056,17 @@ mod tests {
         })
     }
 
+    /// The reasons of the best-ranked definition named `name` for an implementation task.
+    fn reasons_of(index: &Index, search: &SearchIndex, query: &str, name: &str) -> Vec<String> {
+        let ranking = rank_task(index, search, query, IntentKind::Implementation);
+        ranking
+            .defs
+            .iter()
+            .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
+            .map(|ranked| ranked.reasons.clone())
+            .unwrap_or_default()
+    }
+
     #[test]
     fn a_word_that_only_may_be_a_name_names_it_as_written() {
         let (index, _) = crate::index::tests::index_fixture(
@@ -1069,15 +1080,7 @@ impl Session {
 "#,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
-        let reasons_of = |query: &str, name: &str| -> Vec<String> {
-            let ranking = rank_task(&index, &search, query, IntentKind::Implementation);
-            ranking
-                .defs
-                .iter()
-                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
-                .map(|ranked| ranked.reasons.clone())
-                .unwrap_or_default()
-        };
+        let reasons_of = |query: &str, name: &str| reasons_of(&index, &search, query, name);
         let exact = |reasons: Vec<String>| reasons.iter().any(|r| r.starts_with("exact-name"));
         // Capitalized prose (`OLD NEW`) is not the method `new`; `Session` is the type.
         let query = "add a rename command taking OLD NEW for the Session type";
@@ -1105,15 +1108,7 @@ def option(*param_decls, **attrs):
 "#,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
-        let reasons_of = |query: &str, name: &str| -> Vec<String> {
-            let ranking = rank_task(&index, &search, query, IntentKind::Implementation);
-            ranking
-                .defs
-                .iter()
-                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
-                .map(|ranked| ranked.reasons.clone())
-                .unwrap_or_default()
-        };
+        let reasons_of = |query: &str, name: &str| reasons_of(&index, &search, query, name);
         let opening = |reasons: Vec<String>| reasons.iter().any(|r| r.starts_with("opening-word"));
         assert!(opening(reasons_of(
             "Option calls cleandoc on help instead of @option",

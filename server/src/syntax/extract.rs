@@ -5,7 +5,7 @@
 //! only knows the capture vocabulary.
 
 use std::cell::RefCell;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, Tree};
@@ -105,33 +105,25 @@ pub(super) fn swallowing_error(root: Node<'_>, text: &str) -> Option<Vec<usize>>
         return None;
     }
     let starts = statement_starts(text);
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
+    let mut swallows = false;
+    visit_errors(root, |node| {
         if node.is_error() {
             // The first statement start after the error's own line.
             let line_end = text[node.start_byte()..]
                 .find('\n')
                 .map_or(text.len(), |at| node.start_byte() + at);
             let next = starts.partition_point(|start| *start <= line_end);
-            if starts
+            swallows = starts
                 .get(next)
-                .is_some_and(|start| *start < node.end_byte())
-            {
-                return Some(starts);
-            }
-        } else if node.has_error() && cursor.goto_first_child() {
-            continue;
+                .is_some_and(|start| *start < node.end_byte());
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
+        if swallows {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-    }
+    });
+    swallows.then_some(starts)
 }
 
 /// Extracts a file statement by statement, for a file whose errors swallow later statements
@@ -842,24 +834,34 @@ fn assemble_refs(builders: FxHashMap<usize, RefBuilder>, defs: &[Def]) -> Vec<Re
 
 fn collect_issues(root: Node<'_>) -> Vec<SyntaxIssue> {
     let mut issues = Vec::new();
+    visit_errors(root, |node| {
+        let message = if node.is_missing() {
+            format!("missing {}", node.kind())
+        } else {
+            "syntax error".to_owned()
+        };
+        issues.push(SyntaxIssue {
+            range: node_range(node),
+            message: message.into_boxed_str(),
+        });
+        if issues.len() >= MAX_ISSUES {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    issues
+}
+
+/// Calls `visit` on the error and missing nodes under `root`, in order, descending only into
+/// subtrees that contain an error (and not into error nodes), until it breaks.
+fn visit_errors<'tree>(root: Node<'tree>, mut visit: impl FnMut(Node<'tree>) -> ControlFlow<()>) {
     let mut cursor = root.walk();
     'walk: loop {
         let node = cursor.node();
-        if node.is_error() || node.is_missing() {
-            let message = if node.is_missing() {
-                format!("missing {}", node.kind())
-            } else {
-                "syntax error".to_owned()
-            };
-            issues.push(SyntaxIssue {
-                range: node_range(node),
-                message: message.into_boxed_str(),
-            });
-            if issues.len() >= MAX_ISSUES {
-                return issues;
-            }
+        if (node.is_error() || node.is_missing()) && visit(node).is_break() {
+            return;
         }
-        // Descend only into subtrees that contain an error.
         if node.has_error() && !node.is_error() && cursor.goto_first_child() {
             continue;
         }
@@ -868,7 +870,7 @@ fn collect_issues(root: Node<'_>) -> Vec<SyntaxIssue> {
                 continue 'walk;
             }
             if !cursor.goto_parent() {
-                return issues;
+                return;
             }
         }
     }
