@@ -117,20 +117,17 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         if qualified || (is_identifier_like(token) && looks_like_code(token)) {
             add_mention(&mut res, token, true);
         } else if is_identifier_like(token)
-            && sentence_start
-            && token.chars().next().is_some_and(char::is_uppercase)
-            && token.chars().skip(1).any(char::is_lowercase)
-            && token.len() > 2
-        {
-            res.opening_words.push(token.to_owned());
-        } else if is_identifier_like(token)
-            && !sentence_start
             && token.chars().next().is_some_and(char::is_uppercase)
             && token.len() > 2
         {
             // A capitalized word inside a sentence may be a type name (`Session`); the
-            // first word of a sentence (`Add`, `Set`, `This`) is capitalized for grammar.
-            add_mention(&mut res, token, false);
+            // first word of a sentence (`Add`, `Set`, `This`) is capitalized for grammar,
+            // unless the ranking finds a type of that name (`Option calls cleandoc`).
+            if !sentence_start {
+                add_mention(&mut res, token, false);
+            } else if token.chars().skip(1).any(char::is_lowercase) {
+                res.opening_words.push(token.to_owned());
+            }
         }
     }
     let tools = tool_names(query);

@@ -580,19 +580,19 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // the few files that do.
     let mut literal_list: Vec<(DefId, String)> = Vec::new();
     let mut scan_left = MAX_LITERAL_SCAN_BYTES;
+    // Text inside a long constant (a usage message, a table) is documentation.
+    let is_documentation = |def: DefId| {
+        index.def(def).is_some_and(|d| {
+            matches!(d.kind, DefKind::Constant | DefKind::Variable)
+                && def_lines(index, def) > MAX_LITERAL_CONSTANT_LINES
+        })
+    };
     for literal in &analysis.literals {
         let Some((text, hits)) = find_literal(index, input.search, literal, &mut scan_left) else {
             continue;
         };
         let shown: String = text.chars().take(40).collect();
-        // In each file, the innermost definition holding the first occurrence that is code:
-        // text inside a long constant (a usage message, a table) is documentation.
-        let is_documentation = |def: DefId| {
-            index.def(def).is_some_and(|d| {
-                matches!(d.kind, DefKind::Constant | DefKind::Variable)
-                    && def_lines(index, def) > MAX_LITERAL_CONSTANT_LINES
-            })
-        };
+        // In each file, the innermost definition holding the first occurrence that is code.
         for (file, offsets) in hits {
             let holder = offsets.iter().find_map(|offset| {
                 index

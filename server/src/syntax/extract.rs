@@ -151,22 +151,26 @@ fn extract_by_statements(
         .enumerate()
         .map(|(idx, start)| *start..starts.get(idx + 1).copied().unwrap_or(text.len()))
         .collect();
-    let mut groups: Vec<(Range<usize>, bool)> = Vec::new();
+    // Runs of clean pieces, and broken pieces alone, each with its parse while it is one
+    // piece (a run of several is parsed again as a whole).
+    let mut groups: Vec<(Range<usize>, bool, Option<Tree>)> = Vec::new();
     for piece in pieces {
-        let clean = !super::parse_range(lang, text, &lines, piece.clone())
-            .root_node()
-            .has_error();
+        let tree = super::parse_range(lang, text, &lines, piece.clone());
+        let clean = !tree.root_node().has_error();
         match groups.last_mut() {
-            Some((group, true)) if clean => group.end = piece.end,
-            _ => groups.push((piece, clean)),
+            Some((group, true, group_tree)) if clean => {
+                group.end = piece.end;
+                *group_tree = None;
+            }
+            _ => groups.push((piece, clean, Some(tree))),
         }
     }
     let mut syntax = FileSyntax {
         read_by_statements: true,
         ..FileSyntax::default()
     };
-    for (group, _) in groups {
-        let tree = super::parse_range(lang, text, &lines, group);
+    for (group, _, tree) in groups {
+        let tree = tree.unwrap_or_else(|| super::parse_range(lang, text, &lines, group));
         let root = tree.root_node();
         let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
         let base = syntax.defs.len() as u32;
