@@ -469,6 +469,39 @@ pub fn literals(query: &str, has_trace: bool) -> Vec<String> {
     res
 }
 
+/// How many existing flags a new flag's name is looked for as.
+const MAX_FLAG_RELATIVES: usize = 6;
+
+/// For a flag's name as [`literals`] spells it (`pcre2-version`, `no-ignore-messages`), the
+/// names of the flags it is likely a variant of: the runs of its hyphen-separated words
+/// shorter than the whole, longest first, each between double quotes as the code declares
+/// a flag (`"no-ignore"`, `"ignore-messages"`, `"ignore"`, `"messages"`). A flag the task
+/// adds is not in the code yet; the flag it varies is, where the new one is declared and
+/// read. Runs of fewer than three letters, or of a stop word alone (`no`), are left out.
+pub fn flag_relatives(name: &str) -> Vec<String> {
+    let is_flag_name = name.contains('-')
+        && name.starts_with(|ch: char| ch.is_ascii_alphabetic())
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-');
+    if !is_flag_name {
+        return Vec::new();
+    }
+    let parts: Vec<&str> = name.split('-').filter(|part| !part.is_empty()).collect();
+    let mut res = Vec::new();
+    for len in (1..parts.len()).rev() {
+        for start in 0..=parts.len() - len {
+            let run = parts[start..start + len].join("-");
+            if run.len() < 3 || (len == 1 && is_stop_word(&run)) {
+                continue;
+            }
+            res.push(format!("\"{run}\""));
+        }
+    }
+    res.truncate(MAX_FLAG_RELATIVES);
+    res
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -598,6 +631,27 @@ mod tests {
             ),
             ["\"exec\"", "exec-batch", "\"viper\""]
         );
+    }
+
+    #[test]
+    fn a_new_flag_is_looked_for_as_the_flags_it_varies() {
+        assert_eq!(
+            flag_relatives("pcre2-version"),
+            ["\"pcre2\"", "\"version\""]
+        );
+        assert_eq!(
+            flag_relatives("no-ignore-messages"),
+            [
+                "\"no-ignore\"",
+                "\"ignore-messages\"",
+                "\"ignore\"",
+                "\"messages\""
+            ]
+        );
+        // Not a flag's name: one word, quoted text, prose.
+        assert!(flag_relatives("exec").is_empty());
+        assert!(flag_relatives("\"exec\"").is_empty());
+        assert!(flag_relatives("SEE ALSO").is_empty());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use super::intent::IntentKind;
 use super::items::def_lines;
-use super::query::{compound_candidates, name_forms, QueryAnalysis};
+use super::query::{compound_candidates, flag_relatives, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
 use super::text::{for_each_word, identifier_terms, normalize_name, stem};
 use crate::base::{FileId, FxHashMap, FxHashSet};
@@ -588,7 +588,15 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         })
     };
     for literal in &analysis.literals {
-        let Some((text, hits)) = find_literal(index, input.search, literal, &mut scan_left) else {
+        // A flag the code does not have yet (`--pcre2-version`) is declared and read beside
+        // the flag it varies (`"pcre2"`).
+        let relatives = flag_relatives(literal);
+        let found = find_literal(index, input.search, literal, &mut scan_left).or_else(|| {
+            relatives
+                .iter()
+                .find_map(|relative| find_literal(index, input.search, relative, &mut scan_left))
+        });
+        let Some((text, hits)) = found else {
             continue;
         };
         let shown: String = text.chars().take(40).collect();
