@@ -40,9 +40,11 @@ const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
 /// Cards for the rest of the best file's definitions, scored just above the relevance floor
-/// (a fifth of the best candidate, see `assemble`), each a little below the one before:
-/// the 40th still clears it.
+/// (a fifth of the best candidate, see `assemble`), each a little below the one before;
+/// then up to [`MAX_FOCUS_OUTLINE_CARDS`] for each other focus file: the 48th still clears
+/// it.
 const MAX_OUTLINE_CARDS: usize = 40;
+const MAX_FOCUS_OUTLINE_CARDS: usize = 8;
 const OUTLINE_SCORE: f32 = 0.21;
 const OUTLINE_DECAY: f32 = 0.001;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
@@ -278,53 +280,69 @@ pub fn expand(
     }
     // A map of the best file: cards for its other definitions, nearest the targets first,
     // scored just above the relevance floor (after everything else), so the assistant sees
-    // what the file holds around the targets and what it may also have to change.
-    if let Some(best_file) = ranking.files.first().map(|file| file.file) {
-        if let Some(data) = index
-            .file(best_file)
-            .filter(|_| !pinned.contains(&best_file))
+    // what the file holds around the targets and what it may also have to change. The other
+    // focus files get a shorter map, after the best file's.
+    let focus = focus_files(ranking, &primary, intent);
+    let outlined = ranking
+        .files
+        .iter()
+        .take(MAX_FOCUS_FILES)
+        .enumerate()
+        .filter(|(rank, file)| *rank == 0 || focus.contains(&file.file));
+    for (file_rank, ranked_file) in outlined {
+        let file = ranked_file.file;
+        let Some(data) = index.file(file).filter(|_| !pinned.contains(&file)) else {
+            continue;
+        };
+        // A map is of a file the answer already shows, and not of a test file.
+        if file_rank > 0
+            && (data.is_test || !candidates.iter().any(|candidate| candidate.file == file))
         {
-            let anchors: Vec<TextRange> = primary
+            continue;
+        }
+        let anchors: Vec<TextRange> = primary
+            .iter()
+            .filter(|target| target.def.file == file)
+            .filter_map(|target| index.def(target.def).map(|def| def.range))
+            .collect();
+        let distance = |range: TextRange| {
+            anchors
                 .iter()
-                .filter(|target| target.def.file == best_file)
-                .filter_map(|target| index.def(target.def).map(|def| def.range))
-                .collect();
-            let distance = |range: TextRange| {
-                anchors
-                    .iter()
-                    .map(|anchor| {
-                        anchor
-                            .start
-                            .saturating_sub(range.end)
-                            .max(range.start.saturating_sub(anchor.end))
-                    })
-                    .min()
-                    .unwrap_or(0)
-            };
-            let mut outline: Vec<(u32, DefId)> = (0..data.syntax.defs.len() as u32)
-                .map(|idx| DefId {
-                    file: best_file,
-                    idx,
+                .map(|anchor| {
+                    anchor
+                        .start
+                        .saturating_sub(range.end)
+                        .max(range.start.saturating_sub(anchor.end))
                 })
-                .filter(|def| !carded.contains(def))
-                .filter_map(|def| {
-                    index
-                        .def(def)
-                        .filter(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
-                        .map(|d| (distance(d.range), def))
-                })
-                .collect();
-            outline.sort_by_key(|(distance, def)| (*distance, def.idx));
-            for (rank, (_, def)) in outline.into_iter().take(MAX_OUTLINE_CARDS).enumerate() {
-                carded.insert(def);
-                let score = top_score * OUTLINE_SCORE * (1.0 - rank as f32 * OUTLINE_DECAY);
-                candidates.push(outline_card(
-                    index,
-                    def,
-                    score,
-                    vec!["outline-of-best-file".to_owned()],
-                ));
-            }
+                .min()
+                .unwrap_or(0)
+        };
+        let mut outline: Vec<(u32, DefId)> = (0..data.syntax.defs.len() as u32)
+            .map(|idx| DefId { file, idx })
+            .filter(|def| !carded.contains(def))
+            .filter_map(|def| {
+                index
+                    .def(def)
+                    .filter(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
+                    .map(|d| (distance(d.range), def))
+            })
+            .collect();
+        outline.sort_by_key(|(distance, def)| (*distance, def.idx));
+        // The other focus files' maps continue the best file's decay, after it.
+        let (first_rank, max_cards, reason) = if file_rank == 0 {
+            (0, MAX_OUTLINE_CARDS, "outline-of-best-file")
+        } else {
+            (
+                MAX_OUTLINE_CARDS,
+                MAX_FOCUS_OUTLINE_CARDS,
+                "outline-of-focus-file",
+            )
+        };
+        for (rank, (_, def)) in outline.into_iter().take(max_cards).enumerate() {
+            carded.insert(def);
+            let rank = first_rank + rank;
+            let score = top_score * OUTLINE_SCORE * (1.0 - rank as f32 * OUTLINE_DECAY);
+            candidates.push(outline_card(index, def, score, vec![reason.to_owned()]));
         }
     }
     // Safety net: never answer with nothing on a non-empty repository: the top-level
@@ -364,7 +382,6 @@ pub fn expand(
         }
     }
     // Precision: candidates outside the focus files must earn their place.
-    let focus = focus_files(ranking, &primary, intent);
     for candidate in &mut candidates {
         if focus.is_empty() || focus.contains(&candidate.file) {
             continue;
@@ -917,5 +934,74 @@ func (r *Router) Handle() {}
             "{name}"
         );
         assert!(!name.contains("sets the name"), "{name}");
+    }
+
+    #[test]
+    fn the_other_focus_files_get_a_short_map_after_the_best_files() {
+        let mut source =
+            String::from("//- /src/app.py\ndef handle(request):\n    return request\n");
+        source.push_str("//- /src/models.py\n");
+        for idx in 0..12 {
+            source.push_str(&format!("def helper_{idx}():\n    return {idx}\n"));
+        }
+        source.push_str("def prepare(request):\n    return request\n");
+        source.push_str("//- /src/other.py\ndef unrelated():\n    return 1\n");
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let ranked = |name: &str, score: f32| Ranked {
+            def: index.defs_named(name)[0],
+            score,
+            reasons: vec!["bm25:1.00".to_owned()],
+            direct: false,
+            from_file: 0.0,
+        };
+        let file = |name: &str, score: f32| RankedFile {
+            file: index.defs_named(name)[0].file,
+            score,
+            reasons: Vec::new(),
+        };
+        let ranking = Ranking {
+            defs: vec![ranked("handle", 1.0), ranked("prepare", 0.9)],
+            // `other.py` is in focus but has nothing in the answer: no map of it.
+            files: vec![
+                file("handle", 1.0),
+                file("prepare", 0.9),
+                file("unrelated", 0.8),
+            ],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let map: Vec<(&str, f32)> = expansion
+            .candidates
+            .iter()
+            .filter(|candidate| {
+                candidate
+                    .reasons
+                    .iter()
+                    .any(|r| r == "outline-of-focus-file")
+            })
+            .map(|candidate| (candidate.symbol.as_deref().unwrap_or(""), candidate.score))
+            .collect();
+        // The definitions nearest the target first, at most eight, each below the one
+        // before and below every card of the best file's map.
+        let names: Vec<&str> = map.iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            names,
+            [
+                "helper_11",
+                "helper_10",
+                "helper_9",
+                "helper_8",
+                "helper_7",
+                "helper_6",
+                "helper_5",
+                "helper_4"
+            ]
+        );
+        assert!(map.windows(2).all(|pair| pair[0].1 > pair[1].1), "{map:?}");
+        let best_map_floor = OUTLINE_SCORE * (1.0 - (MAX_OUTLINE_CARDS - 1) as f32 * OUTLINE_DECAY);
+        assert!(map[0].1 < best_map_floor, "{map:?}");
+        assert!(!expansion
+            .candidates
+            .iter()
+            .any(|candidate| candidate.symbol.as_deref() == Some("unrelated")));
     }
 }
