@@ -48,6 +48,79 @@ pub struct QueryAnalysis {
     /// Capitalized words that open a sentence (`Option` in `Option calls cleandoc on help`):
     /// grammar, or the name of a type the sentence is about.
     pub opening_words: Vec<String>,
+    /// Human languages the task names, with their ISO 639-1 codes (`Italian` -> `it`): the
+    /// names of translation files (`locales/it.ts`).
+    pub languages: Vec<(String, &'static str)>,
+}
+
+/// Human languages by name, with the code translation files are named by.
+const LANGUAGES: &[(&str, &str)] = &[
+    ("Arabic", "ar"),
+    ("Armenian", "hy"),
+    ("Azerbaijani", "az"),
+    ("Belarusian", "be"),
+    ("Bengali", "bn"),
+    ("Bulgarian", "bg"),
+    ("Catalan", "ca"),
+    ("Chinese", "zh"),
+    ("Croatian", "hr"),
+    ("Czech", "cs"),
+    ("Danish", "da"),
+    ("Dutch", "nl"),
+    ("English", "en"),
+    ("Esperanto", "eo"),
+    ("Estonian", "et"),
+    ("Finnish", "fi"),
+    ("French", "fr"),
+    ("Georgian", "ka"),
+    ("German", "de"),
+    ("Greek", "el"),
+    ("Hebrew", "he"),
+    ("Hindi", "hi"),
+    ("Hungarian", "hu"),
+    ("Icelandic", "is"),
+    ("Indonesian", "id"),
+    ("Italian", "it"),
+    ("Japanese", "ja"),
+    ("Khmer", "km"),
+    ("Korean", "ko"),
+    ("Latvian", "lv"),
+    ("Lithuanian", "lt"),
+    ("Macedonian", "mk"),
+    ("Malay", "ms"),
+    ("Norwegian", "no"),
+    ("Pashto", "ps"),
+    ("Persian", "fa"),
+    ("Polish", "pl"),
+    ("Portuguese", "pt"),
+    ("Romanian", "ro"),
+    ("Russian", "ru"),
+    ("Serbian", "sr"),
+    ("Slovak", "sk"),
+    ("Slovenian", "sl"),
+    ("Spanish", "es"),
+    ("Swedish", "sv"),
+    ("Tamil", "ta"),
+    ("Thai", "th"),
+    ("Turkish", "tr"),
+    ("Ukrainian", "uk"),
+    ("Urdu", "ur"),
+    ("Uzbek", "uz"),
+    ("Vietnamese", "vi"),
+    ("Yoruba", "yo"),
+];
+
+/// The human languages a query names, capitalized as names are (`Italian`, not `italian`).
+fn languages(query: &str) -> Vec<(String, &'static str)> {
+    let mut res: Vec<(String, &'static str)> = Vec::new();
+    for_each_word(query, |_, word| {
+        if let Some((name, code)) = LANGUAGES.iter().find(|(name, _)| *name == word) {
+            if !res.iter().any(|(known, _)| known == name) {
+                res.push(((*name).to_owned(), code));
+            }
+        }
+    });
+    res
 }
 
 const PATH_EXTENSIONS: &[&str] = &[
@@ -91,6 +164,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     }
     res.scope_words = scope_words(query);
     res.literals = literals(query, !res.frames.is_empty());
+    res.languages = languages(query);
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
     for (raw, sentence_start) in tokens(query) {
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
@@ -630,6 +704,15 @@ mod tests {
                 false
             ),
             ["\"exec\"", "exec-batch", "\"viper\""]
+        );
+    }
+
+    #[test]
+    fn human_languages_are_named_by_their_codes() {
+        assert_eq!(
+            analyze("Update Italian locale; the English message, not english or Italians")
+                .languages,
+            [("Italian".to_owned(), "it"), ("English".to_owned(), "en")]
         );
     }
 

@@ -177,6 +177,38 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
 const MAX_MODULE_MENTIONS: usize = 4;
 /// A file the task names (a path, a module) stands for this many of its top-level definitions.
 const MAX_MENTIONED_FILE_DEFS: usize = 6;
+/// More translation files than this for the languages a task names (every package of a
+/// monorepo has its own): they do not say which is meant.
+const MAX_TRANSLATION_FILES: usize = 4;
+/// Directories that hold translations.
+const TRANSLATION_DIRS: &[&str] = &[
+    "i18n",
+    "l10n",
+    "lang",
+    "langs",
+    "language",
+    "languages",
+    "locale",
+    "locales",
+    "translation",
+    "translations",
+];
+
+/// Whether `path` is the translation file of the language `code`: named by the code, alone
+/// or with a region (`it.ts`, `zh-CN.ts`, `pt_BR.py`), in a translations directory.
+fn is_translation_file(path: &str, code: &str) -> bool {
+    let Some((dirs, name)) = path.rsplit_once('/') else {
+        return false;
+    };
+    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
+    let named = stem
+        .strip_prefix(code)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '_']));
+    named
+        && dirs
+            .split('/')
+            .any(|dir| TRANSLATION_DIRS.contains(&dir.to_ascii_lowercase().as_str()))
+}
 
 /// Files whose path ends with `path` (component-wise), best (longest match) first.
 pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
@@ -662,6 +694,27 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         }
         for file in modules {
             mentioned_file(file, format!("module:{name}"));
+        }
+    }
+    // A human language the task names (`Italian`): its translation files (`locales/it.ts`,
+    // `i18n/zh-CN.ts`).
+    if !analysis.languages.is_empty() {
+        let translations: Vec<(FileId, &str)> = index
+            .files()
+            .filter(|(_, data)| !data.is_test)
+            .filter_map(|(file, data)| {
+                let (name, _) = analysis
+                    .languages
+                    .iter()
+                    .find(|(_, code)| is_translation_file(&data.path, code))?;
+                Some((file, &name[..]))
+            })
+            .take(MAX_TRANSLATION_FILES + 1)
+            .collect();
+        if translations.len() <= MAX_TRANSLATION_FILES {
+            for (file, name) in translations {
+                mentioned_file(file, format!("language:{name}"));
+            }
         }
     }
     fusion.add_list(W_PATH, &path_list, true);
@@ -1524,5 +1577,43 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
             ]
         );
         assert_eq!(literal_starts("SEE ALSO").collect::<Vec<_>>(), ["SEE ALSO"]);
+    }
+
+    #[test]
+    fn translation_files_are_named_by_the_language_code() {
+        assert!(is_translation_file("src/v4/locales/it.ts", "it"));
+        assert!(is_translation_file("app/i18n/zh-CN.ts", "zh"));
+        assert!(is_translation_file("pkg/Locale/pt_BR.py", "pt"));
+        assert!(!is_translation_file("src/v4/locales/ita.ts", "it"));
+        assert!(!is_translation_file("src/utils/it.ts", "it"));
+        assert!(!is_translation_file("it.ts", "it"));
+    }
+
+    #[test]
+    fn a_human_language_the_task_names_points_at_its_translation_file() {
+        let mut source = String::new();
+        for code in ["az", "en", "fr", "it"] {
+            source.push_str(&format!(
+                "//- /src/locales/{code}.ts\nexport const error = (issue) => {{ if (issue.code === 'invalid_format') return 'invalid format message'; }};\nexport default function () {{ return {{ localeError: error() }}; }}\n"
+            ));
+        }
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let ranking = rank_task(
+            &index,
+            &search,
+            "Update Italian locale error messages for invalid format",
+            IntentKind::Implementation,
+        );
+        let best = &ranking.files[0];
+        assert_eq!(
+            index.file(best.file).unwrap().path.as_ref(),
+            "src/locales/it.ts"
+        );
+        assert!(
+            best.reasons.contains(&"language:Italian".to_owned()),
+            "{:?}",
+            best.reasons
+        );
     }
 }
