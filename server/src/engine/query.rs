@@ -127,12 +127,15 @@ const PATH_EXTENSIONS: &[&str] = &[
     "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs",
 ];
 
+/// Whether a word can be an identifier: letters, digits, `_` and `$` (JavaScript's
+/// `$ZodType`, `$scope`), not starting with a digit, with a letter somewhere.
 fn is_identifier_like(word: &str) -> bool {
     let mut chars = word.chars();
     chars
         .next()
-        .is_some_and(|ch| ch.is_alphabetic() || ch == '_')
-        && chars.all(|ch| ch.is_alphanumeric() || ch == '_')
+        .is_some_and(|ch| ch.is_alphabetic() || ch == '_' || ch == '$')
+        && chars.all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
+        && word.chars().any(char::is_alphabetic)
 }
 
 /// Whether a bare word is written like code: snake_case, camelCase or PascalCase with
@@ -597,6 +600,13 @@ mod tests {
         assert_eq!(analysis.paths, ["shop/db.py"]);
         assert!(analysis.content_words.contains(&"crash".to_owned()));
         assert!(!analysis.content_words.contains(&"the".to_owned()));
+        // JavaScript names may hold `$`; a price does not.
+        let mentions: Vec<String> = analyze("`$ZodNumber` writes it, and $scope.apply; costs $5")
+            .mentions
+            .into_iter()
+            .map(|m| m.text)
+            .collect();
+        assert_eq!(mentions, ["$ZodNumber", "$scope.apply"]);
     }
 
     #[test]
