@@ -66,12 +66,17 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
     }
 }
 
+/// Words that open a line going on with the statement above it, never a statement of its
+/// own.
+const CONTINUATION_WORDS: &[&str] = &["else", "elif", "except", "finally"];
+
 /// Where top-level statements may start: byte offsets of the lines that begin at column 0
 /// with a word (`export`, `def`, `func`, `pub`, a name), each moved up over the comment,
 /// attribute and decorator lines right above it, which belong to it. The first is 0. In
 /// every language indexed here, such a line starts a statement unless it sits inside a
-/// string or a bracket that some line above left open.
-fn statement_starts(text: &str) -> Vec<usize> {
+/// string or a bracket that some line above left open, or goes on with the statement above
+/// (Python's top-level `else:`, `elif`, `except`, `finally:`).
+pub(super) fn statement_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
     // The start of the run of comment or attribute lines just above the current line.
     let mut prefix_start: Option<usize> = None;
@@ -80,7 +85,13 @@ fn statement_starts(text: &str) -> Vec<usize> {
         let first = line.as_bytes().first().copied().unwrap_or(b'\n');
         let is_prefix =
             matches!(first, b'#' | b'@' | b'/') || line.starts_with(" *") || line.starts_with("*/");
-        if first.is_ascii_alphabetic() || first == b'_' || first == b'$' {
+        let continues = CONTINUATION_WORDS.iter().any(|word| {
+            line.strip_prefix(word)
+                .is_some_and(|rest| !rest.starts_with(|ch: char| ch.is_alphanumeric() || ch == '_'))
+        });
+        if continues {
+            prefix_start = None;
+        } else if first.is_ascii_alphabetic() || first == b'_' || first == b'$' {
             let start = prefix_start.unwrap_or(offset);
             if start > *starts.last().unwrap_or(&0) {
                 starts.push(start);

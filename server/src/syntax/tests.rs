@@ -497,6 +497,17 @@ fn typescript_an_error_that_swallows_later_statements_is_read_statement_by_state
 }
 
 #[test]
+fn a_line_going_on_with_the_statement_above_starts_no_statement() {
+    let text = "try:\n    import fast\nexcept ImportError:\n    fast = None\nelse:\n    x = 1\n# about g\ndef g():\n    pass\nelsewhere = 2\n";
+    let starts = super::extract::statement_starts(text);
+    let lines: Vec<&str> = starts
+        .iter()
+        .map(|start| text[*start..].lines().next().unwrap_or(""))
+        .collect();
+    assert_eq!(lines, ["try:", "# about g", "elsewhere = 2"]);
+}
+
+#[test]
 fn a_file_of_very_many_statements_is_read_in_bounded_pieces() {
     // More statement starts than pieces: every other start is kept, so the broken interface
     // shares its piece with the statement after it, which may go with it; nothing else is
