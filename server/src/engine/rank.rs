@@ -194,6 +194,33 @@ const TRANSLATION_DIRS: &[&str] = &[
     "translations",
 ];
 
+/// Receivers too generic to abbreviate a module.
+const GENERIC_RECEIVERS: &[&str] = &["self", "this", "cls", "super", "obj", "val", "value"];
+
+/// How a qualifier of three or more letters abbreviates a module name, ignoring case: 1 when
+/// it starts it (`res` -> `response`, `app` -> `application`), 2 when its letters appear
+/// in order from the first (`ctx` -> `context`), 3 when not at all.
+fn abbreviation(qualifier: &str, module: &str) -> u8 {
+    let qualifier = qualifier.to_ascii_lowercase();
+    let module = module.trim_start_matches('_').to_ascii_lowercase();
+    if qualifier.len() < 3
+        || qualifier.len() >= module.len()
+        || GENERIC_RECEIVERS.contains(&qualifier.as_str())
+    {
+        return 3;
+    }
+    if module.starts_with(&qualifier) {
+        return 1;
+    }
+    let mut letters = module.chars();
+    let in_order = qualifier.chars().all(|ch| letters.any(|other| other == ch));
+    if in_order && qualifier.chars().next() == module.chars().next() {
+        2
+    } else {
+        3
+    }
+}
+
 /// Whether `path` is the translation file of the language `code`: named by the code, alone
 /// or with a region (`it.ts`, `zh-CN.ts`, `pt_BR.py`), in a translations directory.
 fn is_translation_file(path: &str, code: &str) -> bool {
@@ -541,15 +568,32 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         let mut unresolved_qualifier = false;
         if mention.segments.len() > 1 {
             let qualifier = &mention.segments[mention.segments.len() - 2];
+            // The qualifier names the container or module (`Session.send`, `utils.quote`), or
+            // abbreviates the module as receivers do (`ctx.throw` in `context.js`, `res.send`
+            // in `response.js`): the closest reading that some definition has wins.
+            let reading = |def_id: DefId| -> u8 {
+                if index.container_name(def_id) == Some(qualifier.as_str()) {
+                    return 0;
+                }
+                let Some(data) = index.file(def_id.file) else {
+                    return 3;
+                };
+                let module = module_name(&data.path);
+                if module == qualifier {
+                    0
+                } else {
+                    abbreviation(qualifier, module)
+                }
+            };
+            let closest = exact
+                .iter()
+                .map(|def_id| reading(*def_id))
+                .min()
+                .unwrap_or(3);
             let qualified: Vec<DefId> = exact
                 .iter()
                 .copied()
-                .filter(|def_id| {
-                    index.container_name(*def_id) == Some(qualifier.as_str())
-                        || index
-                            .file(def_id.file)
-                            .is_some_and(|data| module_name(&data.path) == qualifier)
-                })
+                .filter(|def_id| closest < 3 && reading(*def_id) == closest)
                 .collect();
             if !qualified.is_empty() {
                 exact = qualified;
@@ -1615,5 +1659,17 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
             "{:?}",
             best.reasons
         );
+    }
+
+    #[test]
+    fn receivers_abbreviate_modules() {
+        assert_eq!(abbreviation("res", "response"), 1);
+        assert_eq!(abbreviation("app", "application"), 1);
+        assert_eq!(abbreviation("ctx", "context"), 2);
+        assert_eq!(abbreviation("res", "request"), 2);
+        assert_eq!(abbreviation("req", "response"), 3);
+        assert_eq!(abbreviation("self", "selfish"), 3);
+        assert_eq!(abbreviation("c", "context"), 3);
+        assert_eq!(abbreviation("context", "context"), 3);
     }
 }
