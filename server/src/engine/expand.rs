@@ -294,7 +294,8 @@ pub fn expand(
         let Some(data) = index.file(file).filter(|_| !pinned.contains(&file)) else {
             continue;
         };
-        // A map is of a file the answer already shows, and not of a test file.
+        // Another focus file is mapped when it has candidates already (a map brings no
+        // file of its own), and not when it is a test file.
         if file_rank > 0
             && (data.is_test || !candidates.iter().any(|candidate| candidate.file == file))
         {

@@ -114,6 +114,9 @@ const LANGUAGES: &[(&str, &str)] = &[
 fn languages(query: &str) -> Vec<(String, &'static str)> {
     let mut res: Vec<(String, &'static str)> = Vec::new();
     for_each_word(query, |_, word| {
+        if !word.starts_with(|ch: char| ch.is_ascii_uppercase()) {
+            return;
+        }
         if let Some((name, code)) = LANGUAGES.iter().find(|(name, _)| *name == word) {
             if !res.iter().any(|(known, _)| known == name) {
                 res.push(((*name).to_owned(), code));

@@ -9,7 +9,7 @@ use super::intent::IntentKind;
 use super::items::def_lines;
 use super::query::{compound_candidates, flag_relatives, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
-use super::text::{for_each_word, identifier_terms, normalize_name, stem};
+use super::text::{for_each_word, identifier_terms, normalize_name, stem, term};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{file_stem, module_name, DefId, Index, MatchTier};
 use crate::languages::DefKind;
@@ -585,15 +585,15 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     abbreviation(qualifier, module)
                 }
             };
-            let closest = exact
+            let readings: Vec<(DefId, u8)> = exact
                 .iter()
-                .map(|def_id| reading(*def_id))
-                .min()
-                .unwrap_or(3);
-            let qualified: Vec<DefId> = exact
+                .map(|def_id| (*def_id, reading(*def_id)))
+                .collect();
+            let closest = readings.iter().map(|(_, reading)| *reading).min();
+            let qualified: Vec<DefId> = readings
                 .iter()
-                .copied()
-                .filter(|def_id| closest < 3 && reading(*def_id) == closest)
+                .filter(|(_, reading)| *reading < 3 && Some(*reading) == closest)
+                .map(|(def_id, _)| *def_id)
                 .collect();
             if !qualified.is_empty() {
                 exact = qualified;
@@ -742,11 +742,19 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     }
     // A human language the task names (`Italian`): its translation files (`locales/it.ts`,
     // `i18n/zh-CN.ts`).
+    // The files with the code among their path words are the candidates.
     if !analysis.languages.is_empty() {
-        let translations: Vec<(FileId, &str)> = index
-            .files()
-            .filter(|(_, data)| !data.is_test)
-            .filter_map(|(file, data)| {
+        let codes: Vec<String> = analysis
+            .languages
+            .iter()
+            .map(|(_, code)| term(code))
+            .collect();
+        let translations: Vec<(FileId, &str)> = input
+            .search
+            .files_with_path_words(codes.iter().map(String::as_str))
+            .into_iter()
+            .filter_map(|file| {
+                let data = index.file(file).filter(|data| !data.is_test)?;
                 let (name, _) = analysis
                     .languages
                     .iter()
