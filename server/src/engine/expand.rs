@@ -721,6 +721,17 @@ mod tests {
     use super::*;
     use crate::engine::rank::RankedFile;
 
+    /// The first definition named `name`, ranked by BM25 alone.
+    fn ranked_by_bm25(index: &Index, name: &str, score: f32) -> Ranked {
+        Ranked {
+            def: index.defs_named(name)[0],
+            score,
+            reasons: vec!["bm25:1.00".to_owned()],
+            direct: false,
+            from_file: 0.0,
+        }
+    }
+
     /// A ranking with one direct target, named exactly, and one file ranked first.
     fn one_target(def: DefId, best_file: FileId) -> Ranking {
         Ranking {
@@ -851,13 +862,7 @@ class Session:
         return None
 "#,
         );
-        let ranked = |name: &str, score: f32| Ranked {
-            def: index.defs_named(name)[0],
-            score,
-            reasons: vec!["bm25:1.00".to_owned()],
-            direct: false,
-            from_file: 0.0,
-        };
+        let ranked = |name: &str, score: f32| ranked_by_bm25(&index, name, score);
         let handle = ranked("handle", 1.0);
         let ranking = Ranking {
             files: vec![RankedFile {
@@ -948,13 +953,7 @@ func (r *Router) Handle() {}
         source.push_str("def prepare(request):\n    return request\n");
         source.push_str("//- /src/other.py\ndef unrelated():\n    return 1\n");
         let (index, _) = crate::index::tests::index_fixture(&source);
-        let ranked = |name: &str, score: f32| Ranked {
-            def: index.defs_named(name)[0],
-            score,
-            reasons: vec!["bm25:1.00".to_owned()],
-            direct: false,
-            from_file: 0.0,
-        };
+        let ranked = |name: &str, score: f32| ranked_by_bm25(&index, name, score);
         let file = |name: &str, score: f32| RankedFile {
             file: index.defs_named(name)[0].file,
             score,
