@@ -110,20 +110,13 @@ const LANGUAGES: &[(&str, &str)] = &[
     ("Yoruba", "yo"),
 ];
 
-/// The human languages a query names, capitalized as names are (`Italian`, not `italian`).
-fn languages(query: &str) -> Vec<(String, &'static str)> {
-    let mut res: Vec<(String, &'static str)> = Vec::new();
-    for_each_word(query, |_, word| {
-        if !word.starts_with(|ch: char| ch.is_ascii_uppercase()) {
-            return;
-        }
-        if let Some((name, code)) = LANGUAGES.iter().find(|(name, _)| *name == word) {
-            if !res.iter().any(|(known, _)| known == name) {
-                res.push(((*name).to_owned(), code));
-            }
-        }
-    });
-    res
+/// The human language a word names, capitalized as names are (`Italian`, not `italian`),
+/// with its code.
+fn language(word: &str) -> Option<(&'static str, &'static str)> {
+    if !word.starts_with(|ch: char| ch.is_ascii_uppercase()) {
+        return None;
+    }
+    LANGUAGES.iter().find(|(name, _)| *name == word).copied()
 }
 
 const PATH_EXTENSIONS: &[&str] = &[
@@ -170,7 +163,6 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     }
     res.scope_words = scope_words(query);
     res.literals = literals(query, !res.frames.is_empty());
-    res.languages = languages(query);
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
     for (raw, sentence_start) in tokens(query) {
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
@@ -218,6 +210,11 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     let mut previous: Option<(usize, String)> = None;
     for_each_word(query, |start, word| {
         let lower = word.to_lowercase();
+        if let Some((name, code)) = language(word) {
+            if !res.languages.iter().any(|(known, _)| known == name) {
+                res.languages.push((name.to_owned(), code));
+            }
+        }
         res.words.push(lower.clone());
         identifier_terms(word, |term| res.terms.push(term.to_owned()));
         // A plain word: letters only, capitalized at most.
