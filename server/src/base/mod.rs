@@ -69,40 +69,49 @@ pub fn is_test_path(path: &str) -> bool {
         || file_name.contains(".spec.")
 }
 
-/// Directories whose code supports a project without being it: examples, benchmarks,
-/// demos, documentation and vendored third-party code.
-const AUXILIARY_DIRS: &[&str] = &[
-    "example",
-    "examples",
-    "_examples",
-    "sample",
-    "samples",
-    "demo",
-    "demos",
-    "bench",
-    "benches",
-    "benchmark",
-    "benchmarks",
-    "docs",
-    "vendor",
-    "_vendor",
-    "vendored",
-    "third_party",
-    "third-party",
+/// Directories whose code supports a project without being it (examples, benchmarks,
+/// demos, documentation and vendored third-party code), each with the kind of code it holds:
+/// the word a task uses to ask for that code.
+const AUXILIARY_DIRS: &[(&str, &str)] = &[
+    ("example", "example"),
+    ("examples", "example"),
+    ("_examples", "example"),
+    ("sample", "sample"),
+    ("samples", "sample"),
+    ("demo", "demo"),
+    ("demos", "demo"),
+    ("bench", "bench"),
+    ("benches", "bench"),
+    ("benchmark", "bench"),
+    ("benchmarks", "bench"),
+    ("docs", "doc"),
+    ("vendor", "vendor"),
+    ("_vendor", "vendor"),
+    ("vendored", "vendor"),
+    ("third_party", "vendor"),
+    ("third-party", "vendor"),
 ];
 
-/// Whether a path (relative, `/`-separated) lies in an [`AUXILIARY_DIRS`] directory, or is
-/// Python in a `packages` directory below the top level (`requests/packages/urllib3`:
+/// The kind of auxiliary code a path holds (see [`AUXILIARY_DIRS`]): `example`, `sample`,
+/// `demo`, `bench`, `doc` or `vendor`, the outermost directory deciding; Python in a
+/// `packages` directory below the top level is vendored (`requests/packages/urllib3`:
 /// third-party code copied into a package). Elsewhere `packages/` holds a monorepo's own
 /// packages, at the top level or below it (`web/packages/ui`).
-pub fn is_auxiliary_path(path: &str) -> bool {
-    let Some((dirs, file_name)) = path.rsplit_once('/') else {
-        return false;
-    };
+pub fn auxiliary_kind(path: &str) -> Option<&'static str> {
+    let (dirs, file_name) = path.rsplit_once('/')?;
     let python = file_name.ends_with(".py") || file_name.ends_with(".pyi");
-    dirs.split('/').enumerate().any(|(depth, dir)| {
-        AUXILIARY_DIRS.contains(&dir) || (python && depth > 0 && dir == "packages")
+    dirs.split('/').enumerate().find_map(|(depth, dir)| {
+        AUXILIARY_DIRS
+            .iter()
+            .find(|(name, _)| *name == dir)
+            .map(|(_, kind)| *kind)
+            .or((python && depth > 0 && dir == "packages").then_some("vendor"))
     })
+}
+
+/// Whether a path holds auxiliary code (see [`auxiliary_kind`]).
+pub fn is_auxiliary_path(path: &str) -> bool {
+    auxiliary_kind(path).is_some()
 }
 
 #[cfg(test)]
@@ -111,16 +120,17 @@ mod tests {
 
     #[test]
     fn auxiliary_paths_are_examples_benchmarks_docs_and_vendored_code() {
-        for path in [
-            "examples/auth/app.js",
-            "src/benchmarks/discriminatedUnion.ts",
-            "packages/bench/index.ts",
-            "docs/conf.py",
-            "vendor/github.com/x/y.go",
-            "requests/packages/urllib3/response.py",
-            "src/pip/_vendor/rich/text.py",
+        for (path, kind) in [
+            ("examples/auth/app.js", "example"),
+            ("src/benchmarks/discriminatedUnion.ts", "bench"),
+            ("packages/bench/index.ts", "bench"),
+            ("docs/conf.py", "doc"),
+            ("vendor/github.com/x/y.go", "vendor"),
+            ("requests/packages/urllib3/response.py", "vendor"),
+            ("src/pip/_vendor/rich/text.py", "vendor"),
+            ("docs/examples/app.py", "doc"),
         ] {
-            assert!(is_auxiliary_path(path), "{path}");
+            assert_eq!(auxiliary_kind(path), Some(kind), "{path}");
         }
         for path in [
             "doc/man_docs.go",

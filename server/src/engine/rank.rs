@@ -36,15 +36,17 @@ const TEST_PENALTY: f32 = 0.35;
 /// Examples, benchmarks, docs and vendored code (see `is_auxiliary_path`) rank below the
 /// project's own code unless the task names them.
 const AUXILIARY_PENALTY: f32 = 0.5;
-/// Query words that ask for auxiliary code.
-const AUXILIARY_WORDS: &[&str] = &[
-    "example",
-    "sample",
-    "demo",
-    "bench",
-    "benchmark",
-    "doc",
-    "vendor",
+/// Query words (stemmed) that ask for auxiliary code, each with the kind it asks for (see
+/// `auxiliary_kind`): `vendored` lifts the penalty of vendored code, not of the docs.
+const AUXILIARY_WORDS: &[(&str, &str)] = &[
+    ("example", "example"),
+    ("sample", "sample"),
+    ("demo", "demo"),
+    ("bench", "bench"),
+    ("benchmark", "bench"),
+    ("doc", "doc"),
+    ("documentation", "doc"),
+    ("vendor", "vendor"),
 ];
 /// Files that only declare types (see `declares_types_only`) rank below code that runs when
 /// the task changes behaviour, unless the query asks about types.
@@ -837,10 +839,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     fusion.add_list(W_BM25_DEF, &bm25_list, false);
     let wants_tests = input.intent == IntentKind::TestWriting;
     let is_test_file = |file: FileId| index.file(file).is_some_and(|data| data.is_test);
-    let wants_auxiliary = analysis
-        .content_words
+    let wanted_auxiliary: Vec<&str> = AUXILIARY_WORDS
         .iter()
-        .any(|word| AUXILIARY_WORDS.contains(&word.as_str()));
+        .filter(|(word, _)| analysis.content_words.iter().any(|w| w == word))
+        .map(|(_, kind)| *kind)
+        .collect();
     let behaviour_change = matches!(
         input.intent,
         IntentKind::BugFix | IntentKind::Implementation | IntentKind::Refactor
@@ -853,10 +856,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         behaviour_change && index.file(file).is_some_and(|data| data.declarations_only)
     };
     let is_auxiliary = |file: FileId| {
-        !wants_auxiliary
-            && index
-                .file(file)
-                .is_some_and(|data| crate::base::is_auxiliary_path(&data.path))
+        index.file(file).is_some_and(|data| {
+            crate::base::auxiliary_kind(&data.path)
+                .is_some_and(|kind| !wanted_auxiliary.contains(&kind))
+        })
     };
     // A file's auxiliary-code and declarations-only penalties, applied to a file-level score.
     let demote = |file: FileId, mut score: f32| {
@@ -1178,6 +1181,28 @@ mod tests {
             .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
             .map(|ranked| ranked.reasons.clone())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_task_lifts_the_penalty_of_the_auxiliary_code_it_names_alone() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /docs/conf.py
+def setup_packages(app): return app.packages
+//- /lib/packages/urllib3/pool.py
+def connection_packages(pool): return pool.packages
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let demoted = |query: &str, name: &str| {
+            reasons_of(&index, &search, query, name).contains(&"auxiliary-code".to_owned())
+        };
+        let task = "remove the vendored packages";
+        assert!(!demoted(task, "connection_packages"));
+        assert!(demoted(task, "setup_packages"));
+        let task = "remove the packages from the docs";
+        assert!(demoted(task, "connection_packages"));
+        assert!(!demoted(task, "setup_packages"));
     }
 
     #[test]
