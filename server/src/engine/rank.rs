@@ -223,6 +223,30 @@ fn abbreviation(qualifier: &str, module: &str) -> u8 {
     }
 }
 
+/// Translation files of languages other than the ones a task names keep this share of
+/// their score: a task about the Italian messages is not about the other forty.
+const OTHER_LANGUAGE_PENALTY: f32 = 0.5;
+
+/// The language code a translation file is named by (`it` for `locales/it.ts`, `zh` for
+/// `i18n/zh-CN.ts`): a stem of two or three lower-case letters, alone or with a region, in
+/// a translations directory.
+fn translation_code(path: &str) -> Option<&str> {
+    let (dirs, name) = path.rsplit_once('/')?;
+    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
+    let (code, region) = match stem.find(['-', '_']) {
+        Some(at) => (&stem[..at], Some(&stem[at + 1..])),
+        None => (stem, None),
+    };
+    let is_code = (2..=3).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_lowercase());
+    let is_region = region.is_none_or(|region| {
+        (2..=4).contains(&region.len()) && region.bytes().all(|b| b.is_ascii_alphabetic())
+    });
+    let in_translations = dirs
+        .split('/')
+        .any(|dir| TRANSLATION_DIRS.contains(&dir.to_ascii_lowercase().as_str()));
+    (is_code && is_region && in_translations).then_some(code)
+}
+
 /// Whether `path` is the translation file of the language `code`: named by the code, alone
 /// or with a region (`it.ts`, `zh-CN.ts`, `pt_BR.py`), in a translations directory.
 fn is_translation_file(path: &str, code: &str) -> bool {
@@ -861,10 +885,22 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .is_some_and(|kind| !wanted_auxiliary.contains(&kind))
         })
     };
-    // A file's auxiliary-code and declarations-only penalties, applied to a file-level score.
+    // The translation files of languages the task does not name, when it names one.
+    let is_other_language = |file: FileId| {
+        !analysis.languages.is_empty()
+            && index.file(file).is_some_and(|data| {
+                translation_code(&data.path)
+                    .is_some_and(|code| !analysis.languages.iter().any(|(_, named)| *named == code))
+            })
+    };
+    // A file's auxiliary-code, other-language and declarations-only penalties, applied to a
+    // file-level score.
     let demote = |file: FileId, mut score: f32| {
         if is_auxiliary(file) {
             score *= AUXILIARY_PENALTY;
+        }
+        if is_other_language(file) {
+            score *= OTHER_LANGUAGE_PENALTY;
         }
         if is_declarations(file) {
             score *= DECLARATIONS_PENALTY;
@@ -1034,6 +1070,10 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             if is_auxiliary(def.file) {
                 score *= AUXILIARY_PENALTY;
                 reasons.push("auxiliary-code".to_owned());
+            }
+            if is_other_language(def.file) {
+                score *= OTHER_LANGUAGE_PENALTY;
+                reasons.push("other-language".to_owned());
             }
             if is_declarations(def.file) {
                 score *= DECLARATIONS_PENALTY;
@@ -1664,6 +1704,12 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
         assert!(!is_translation_file("src/v4/locales/ita.ts", "it"));
         assert!(!is_translation_file("src/utils/it.ts", "it"));
         assert!(!is_translation_file("it.ts", "it"));
+        assert_eq!(translation_code("src/v4/locales/it.ts"), Some("it"));
+        assert_eq!(translation_code("app/i18n/zh-CN.ts"), Some("zh"));
+        assert_eq!(translation_code("pkg/Locale/pt_BR.py"), Some("pt"));
+        assert_eq!(translation_code("src/locales/index.ts"), None);
+        assert_eq!(translation_code("src/locales/It.ts"), None);
+        assert_eq!(translation_code("src/utils/it.ts"), None);
     }
 
     #[test]
@@ -1692,6 +1738,12 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
             "{:?}",
             best.reasons
         );
+        // The other languages' files rank down.
+        for ranked in &ranking.defs {
+            let path = &index.file(ranked.def.file).unwrap().path;
+            let other = ranked.reasons.contains(&"other-language".to_owned());
+            assert_eq!(other, path.as_ref() != "src/locales/it.ts", "{path}");
+        }
     }
 
     #[test]
