@@ -325,6 +325,16 @@ pub fn expand(
                 index
                     .def(def)
                     .filter(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
+                    // A function's own constants (Rust's `const LONG` in `fn flag_x`) are
+                    // its insides, not the file's; a nested function may be a target.
+                    .filter(|d| {
+                        d.kind.is_callable()
+                            || !d.parent.is_some_and(|parent| {
+                                index
+                                    .def(DefId { file, idx: parent })
+                                    .is_some_and(|p| p.kind.is_callable())
+                            })
+                    })
                     .map(|d| (distance(d.range), def))
             })
             .collect();
@@ -940,6 +950,38 @@ func (r *Router) Handle() {}
             "{name}"
         );
         assert!(!name.contains("sets the name"), "{name}");
+    }
+
+    #[test]
+    fn a_files_map_leaves_out_the_constants_inside_its_functions() {
+        let source = "//- /src/app.rs\n\
+            pub fn target() -> u32 { 1 }\n\
+            pub fn flag_color() -> &'static str { const LONG: &str = \"color\"; LONG }\n\
+            pub fn outer() -> u32 { fn inner() -> u32 { 2 } inner() }\n\
+            pub const TOP: u32 = 3;\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let ranking = Ranking {
+            defs: vec![ranked_by_bm25(&index, "target", 1.0)],
+            files: vec![RankedFile {
+                file: index.defs_named("target")[0].file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let mut map: Vec<&str> = expansion
+            .candidates
+            .iter()
+            .filter(|candidate| {
+                candidate
+                    .reasons
+                    .iter()
+                    .any(|r| r == "outline-of-best-file")
+            })
+            .filter_map(|candidate| candidate.symbol.as_deref())
+            .collect();
+        map.sort();
+        assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
     }
 
     #[test]
