@@ -48,6 +48,9 @@ pub struct QueryAnalysis {
     /// Capitalized words that open a sentence (`Option` in `Option calls cleandoc on help`):
     /// grammar, or the name of a type the sentence is about.
     pub opening_words: Vec<String>,
+    /// Words (stemmed, lower-cased) that only ever open a sentence or a list item: the
+    /// task's verbs (`Update`, `Remove`, `fix`), not names of its subject.
+    pub opening_only: Vec<String>,
     /// Human languages the task names, with their ISO 639-1 codes (`Italian` -> `it`): the
     /// names of translation files (`locales/it.ts`).
     pub languages: Vec<(String, &'static str)>,
@@ -163,8 +166,25 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     }
     res.scope_words = scope_words(query);
     res.literals = literals(query, !res.frames.is_empty());
+    let mut openers: Vec<String> = Vec::new();
+    let mut inner: FxHashSet<String> = FxHashSet::default();
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
     for (raw, sentence_start) in tokens(query) {
+        let mut first = sentence_start;
+        for_each_word(raw, |_, word| {
+            let lower = word.to_lowercase();
+            // A verb is a plain word (`Update`, `remove`); a commit's scope (`logging:`), a
+            // word in capitals (`OPTIONS`) and an identifier (`InvalidURL`) name things.
+            let scoped = res.scope_words.contains(&term(&lower));
+            let plain = word.chars().skip(1).all(|ch| ch.is_ascii_lowercase());
+            let stemmed = stem(&lower);
+            if first && !scoped && plain {
+                openers.push(stemmed);
+            } else {
+                inner.insert(stemmed);
+            }
+            first = false;
+        });
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
         if token.is_empty() || token.len() > 200 {
             continue;
@@ -200,6 +220,11 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             } else if token.chars().skip(1).any(char::is_lowercase) {
                 res.opening_words.push(token.to_owned());
             }
+        }
+    }
+    for opener in openers {
+        if !inner.contains(&opener) && !res.opening_only.contains(&opener) {
+            res.opening_only.push(opener);
         }
     }
     let tools = tool_names(query);
@@ -715,6 +740,18 @@ mod tests {
             ),
             ["\"exec\"", "exec-batch", "\"viper\""]
         );
+    }
+
+    #[test]
+    fn words_that_only_open_sentences_are_the_tasks_verbs() {
+        let analysis = analyze(
+            "fix: OPTIONS handling\n\n* Remove unnecessary comment\n* add tests\n\
+             Update docs. The remove step must update the cache",
+        );
+        // `remove` and `update` also stand inside a sentence; `OPTIONS` is in capitals.
+        assert_eq!(analysis.opening_only, ["fix", "add"]);
+        let analysis = analyze("logging: add a flag");
+        assert_eq!(analysis.opening_only, ["add"]);
     }
 
     #[test]

@@ -832,6 +832,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if tool_names.contains(word.as_str()) {
             continue;
         }
+        // The verb opening a sentence or a list item (`* Remove unnecessary comment`) is
+        // the task's grammar, not a name of its subject.
+        if analysis.opening_only.contains(word) {
+            continue;
+        }
         // A word found in many files (`store` in a key-value store) says little.
         if input.search.file_frequency(term) > COMMON_WORD_FILE_SHARE {
             continue;
@@ -1221,6 +1226,23 @@ mod tests {
             .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
             .map(|ranked| ranked.reasons.clone())
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_verb_opening_a_list_item_names_nothing() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /lib/parser.js\nfunction remove(parser) { return parser.pop() }\n\
+             //- /lib/a.js\nfunction a() {}\n//- /lib/b.js\nfunction b() {}\n\
+             //- /lib/c.js\nfunction c() {}\n//- /lib/d.js\nfunction d() {}\n",
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let named = |query: &str| {
+            reasons_of(&index, &search, query, "remove").contains(&"word-is-name:remove".to_owned())
+        };
+        assert!(!named(
+            "fix: handle the type\n\n* remove unnecessary comment"
+        ));
+        assert!(named("the parser should remove the last item"));
     }
 
     #[test]
