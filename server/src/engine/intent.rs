@@ -266,6 +266,9 @@ fn commit_type(query: &str) -> Option<IntentKind> {
 }
 
 /// Verbs that, opening a query that mentions tests, ask for tests to be written.
+/// How far after the opening verb a test word makes tests its object (`add a regression
+/// test for`, `write more unit tests`).
+const MAX_TEST_OBJECT_WORDS: usize = 4;
 const TEST_VERBS: &[&str] = &[
     "add", "write", "create", "cover", "need", "generate", "extend",
 ];
@@ -429,8 +432,14 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
                 }
             }
         }
-        let mentions_tests = words.iter().any(|word| TEST_WORDS.contains(&word.as_str()));
-        if mentions_tests && TEST_VERBS.contains(&first.as_str()) {
+        // `Add a regression test for ...`: the tests are what the opening verb makes when
+        // they come within its first few words; `Add X and its tests` adds X.
+        let asks_for_tests = words
+            .iter()
+            .skip(1)
+            .take(MAX_TEST_OBJECT_WORDS)
+            .any(|word| TEST_WORDS.contains(&word.as_str()));
+        if asks_for_tests && TEST_VERBS.contains(&first.as_str()) {
             let slot = IntentKind::TestWriting as usize;
             scores[slot] += 6.0;
             signals[slot].push(format!("{first}-tests"));
@@ -505,6 +514,21 @@ mod tests {
         assert_eq!(
             kind_of("The retry policy has no coverage.\nWrite tests for RetryPolicy.delay"),
             IntentKind::TestWriting
+        );
+        // Tests are what the opening verb makes only when they are its object.
+        assert_eq!(
+            kind_of("Add a regression test for the empty URL in connect"),
+            IntentKind::TestWriting
+        );
+        assert_eq!(
+            kind_of("Add prevent moving into itself and its tests"),
+            IntentKind::Implementation
+        );
+        assert_eq!(
+            kind_of(
+                "Add support of pointers in form binding\n\n* Add tests for pointer form binding"
+            ),
+            IntentKind::Implementation
         );
         assert_eq!(
             kind_of("Remove the credentials option\n\nfetch uses it if the option is not defined"),
