@@ -693,25 +693,41 @@ fn imports(
         if in_repo.is_empty() {
             continue;
         }
-        let first = data.line_index.line_col(in_repo[0].range.start).line;
-        let last = data
-            .line_index
-            .line_col(in_repo[in_repo.len() - 1].range.end.saturating_sub(1))
-            .line;
-        let mut body = String::new();
-        for import in &in_repo {
-            let span = super::items::line_span(index, def.file, import.range);
-            let text = index.text(def.file, span);
-            if !body.contains(text) {
-                body.push_str(text);
+        // The block of import lines around the first in-repo import, shown as it stands
+        // (the other imports in it too): it goes on to a later in-repo import while only
+        // imports, blank lines and comments lie between, so the item covers exactly the
+        // lines it shows (a re-export at the end of the file is another block).
+        let line_of = |offset: u32| data.line_index.line_col(offset).line;
+        let end_line_of = |range: TextRange| line_of(range.end.saturating_sub(1).max(range.start));
+        let import_lines: FxHashSet<u32> = data
+            .syntax
+            .imports
+            .iter()
+            .flat_map(|import| line_of(import.range.start)..=end_line_of(import.range))
+            .collect();
+        let between_imports = |line: u32| {
+            if import_lines.contains(&line) {
+                return true;
             }
-        }
-        let mut rendering = lines(index, def.file, first, last);
-        rendering.body = if body.ends_with('\n') {
-            body
-        } else {
-            format!("{body}\n")
+            let start = data.line_index.line_start(line);
+            let end = data.line_index.line_end(line);
+            let text = index.text(def.file, TextRange { start, end }).trim();
+            text.is_empty() || text.starts_with('#') || text.starts_with("//")
         };
+        let first = line_of(in_repo[0].range.start);
+        let mut last = end_line_of(in_repo[0].range);
+        for import in &in_repo[1..] {
+            let start = line_of(import.range.start);
+            if start <= last {
+                last = last.max(end_line_of(import.range));
+                continue;
+            }
+            if !(last + 1..start).all(between_imports) {
+                break;
+            }
+            last = end_line_of(import.range);
+        }
+        let rendering = lines(index, def.file, first, last);
         acc.push(Candidate {
             section: Section::Imports,
             file: def.file,
@@ -982,6 +998,47 @@ func (r *Router) Handle() {}
             .collect();
         map.sort();
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
+    }
+
+    #[test]
+    fn a_files_imports_are_shown_as_the_block_of_lines_they_stand_in() {
+        let source = "//- /src/app.ts\n\
+            import { Cart } from \"./cart\";\n\
+            import fs from \"fs\";\n\
+            \n\
+            // local helpers\n\
+            import { total } from \"./total\";\n\
+            export function checkout(cart: Cart) { return total(cart); }\n\
+            export { Cart } from \"./cart\";\n\
+            //- /src/cart.ts\nexport class Cart {}\n\
+            //- /src/total.ts\nexport function total(cart) { return 0; }\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let target = ranked_by_bm25(&index, "checkout", 1.0);
+        let file = target.def.file;
+        let ranking = Ranking {
+            defs: vec![target],
+            files: vec![RankedFile {
+                file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::Implementation, false, &[]);
+        let imports: Vec<&Rendering> = expansion
+            .candidates
+            .iter()
+            .filter(|candidate| candidate.section == Section::Imports)
+            .map(|candidate| &candidate.renderings[0])
+            .collect();
+        assert_eq!(imports.len(), 1);
+        // The first five lines, as they stand; not the re-export after the code.
+        let shown = index.text(file, imports[0].range);
+        assert_eq!(imports[0].body, shown);
+        assert_eq!(
+            shown,
+            "import { Cart } from \"./cart\";\nimport fs from \"fs\";\n\n// local helpers\n\
+             import { total } from \"./total\";\n"
+        );
     }
 
     #[test]
