@@ -325,8 +325,9 @@ pub fn expand(
                 index
                     .def(def)
                     .filter(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
-                    // A function's own constants (Rust's `const LONG` in `fn flag_x`) are
-                    // its insides, not the file's; a nested function may be a target.
+                    // What a function declares inside it other than functions (Rust's
+                    // `const LONG` in `fn flag_x`) is its insides, not the file's; a nested
+                    // function may be a target.
                     .filter(|d| {
                         d.kind.is_callable()
                             || !d.parent.is_some_and(|parent| {

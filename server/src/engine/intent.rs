@@ -265,10 +265,10 @@ fn commit_type(query: &str) -> Option<IntentKind> {
         .map(|(_, intent)| *intent)
 }
 
-/// Verbs that, opening a query that mentions tests, ask for tests to be written.
 /// How far after the opening verb a test word makes tests its object (`add a regression
 /// test for`, `write more unit tests`).
 const MAX_TEST_OBJECT_WORDS: usize = 4;
+/// Verbs that, opening a query whose object is tests, ask for tests to be written.
 const TEST_VERBS: &[&str] = &[
     "add", "write", "create", "cover", "need", "generate", "extend",
 ];

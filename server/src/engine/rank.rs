@@ -228,8 +228,8 @@ fn abbreviation(qualifier: &str, module: &str) -> u8 {
 const OTHER_LANGUAGE_PENALTY: f32 = 0.5;
 
 /// The language code a translation file is named by (`it` for `locales/it.ts`, `zh` for
-/// `i18n/zh-CN.ts`): a stem of two or three lower-case letters, alone or with a region, in
-/// a translations directory.
+/// `i18n/zh-CN.ts`, `pt` for `Locale/pt_BR.py`): a stem of two or three lower-case letters,
+/// alone or with a region (`-CN`, `_BR`, `-Hant-TW`, `-419`), in a translations directory.
 fn translation_code(path: &str) -> Option<&str> {
     let (dirs, name) = path.rsplit_once('/')?;
     let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
@@ -239,7 +239,10 @@ fn translation_code(path: &str) -> Option<&str> {
     };
     let is_code = (2..=3).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_lowercase());
     let is_region = region.is_none_or(|region| {
-        (2..=4).contains(&region.len()) && region.bytes().all(|b| b.is_ascii_alphabetic())
+        (2..=10).contains(&region.len())
+            && region
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     });
     let in_translations = dirs
         .split('/')
@@ -247,20 +250,9 @@ fn translation_code(path: &str) -> Option<&str> {
     (is_code && is_region && in_translations).then_some(code)
 }
 
-/// Whether `path` is the translation file of the language `code`: named by the code, alone
-/// or with a region (`it.ts`, `zh-CN.ts`, `pt_BR.py`), in a translations directory.
+/// Whether `path` is the translation file of the language `code` (see [`translation_code`]).
 fn is_translation_file(path: &str, code: &str) -> bool {
-    let Some((dirs, name)) = path.rsplit_once('/') else {
-        return false;
-    };
-    let stem = name.split_once('.').map_or(name, |(stem, _)| stem);
-    let named = stem
-        .strip_prefix(code)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '_']));
-    named
-        && dirs
-            .split('/')
-            .any(|dir| TRANSLATION_DIRS.contains(&dir.to_ascii_lowercase().as_str()))
+    translation_code(path) == Some(code)
 }
 
 /// Files whose path ends with `path` (component-wise), best (longest match) first.
@@ -1732,6 +1724,8 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
         assert_eq!(translation_code("src/locales/index.ts"), None);
         assert_eq!(translation_code("src/locales/It.ts"), None);
         assert_eq!(translation_code("src/utils/it.ts"), None);
+        assert_eq!(translation_code("i18n/zh-Hant-TW.json.ts"), Some("zh"));
+        assert_eq!(translation_code("i18n/es-419.ts"), Some("es"));
     }
 
     #[test]
