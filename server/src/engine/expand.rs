@@ -977,14 +977,8 @@ func (r *Router) Handle() {}
             pub fn outer() -> u32 { fn inner() -> u32 { 2 } inner() }\n\
             pub const TOP: u32 = 3;\n";
         let (index, _) = crate::index::tests::index_fixture(source);
-        let ranking = Ranking {
-            defs: vec![ranked_by_bm25(&index, "target", 1.0)],
-            files: vec![RankedFile {
-                file: index.defs_named("target")[0].file,
-                score: 1.0,
-                reasons: Vec::new(),
-            }],
-        };
+        let target = index.defs_named("target")[0];
+        let ranking = one_target(target, target.file);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
         let mut map: Vec<&str> = expansion
             .candidates
@@ -1014,16 +1008,9 @@ func (r *Router) Handle() {}
             //- /src/cart.ts\nexport class Cart {}\n\
             //- /src/total.ts\nexport function total(cart) { return 0; }\n";
         let (index, _) = crate::index::tests::index_fixture(source);
-        let target = ranked_by_bm25(&index, "checkout", 1.0);
-        let file = target.def.file;
-        let ranking = Ranking {
-            defs: vec![target],
-            files: vec![RankedFile {
-                file,
-                score: 1.0,
-                reasons: Vec::new(),
-            }],
-        };
+        let target = index.defs_named("checkout")[0];
+        let file = target.file;
+        let ranking = one_target(target, file);
         let expansion = expand(&index, &ranking, IntentKind::Implementation, false, &[]);
         let imports: Vec<&Rendering> = expansion
             .candidates
