@@ -196,14 +196,27 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             let section = candidate.section.idx();
             for rendering_idx in 0..candidate.renderings.len() {
                 let rendering = &candidate.renderings[rendering_idx];
-                // Code that holds chosen cards replaces them: a card says less than the code
+                // Code that holds chosen items replaces them: a card says less than the code
                 // it sums up (a member's card must not keep out the member's code as a
-                // caller). Any other overlap rules the rendering out.
+                // caller), and a function's code shows the functions inside it (a closure's
+                // `setState`, an inner callback). A class's code does not swallow the method
+                // the task is about, the same code does not come twice (a caller already
+                // shown as code), and a pasted trace's frame stays as focused as the trace
+                // put it. Any other overlap rules the rendering out.
+                let is_function = candidate.kind.is_some_and(|kind| kind.is_callable());
                 let overlapped = overlapping(&chosen, candidates, candidate, rendering);
                 let replaces = overlapped.iter().all(|pos| {
                     let other = &chosen[*pos];
+                    let holds_code = || {
+                        is_function
+                            && rendering.range != other.rendering.range
+                            && !candidates[other.candidate_idx]
+                                .reasons
+                                .iter()
+                                .any(|reason| reason.starts_with("traceback-frame"))
+                    };
                     rendering.fidelity == Fidelity::Full
-                        && other.rendering.fidelity != Fidelity::Full
+                        && (other.rendering.fidelity != Fidelity::Full || holds_code())
                         && rendering.range.contains_range(other.rendering.range)
                 });
                 if !replaces {
@@ -504,6 +517,83 @@ def execute(sql, params):
         // The card is not listed as left out: its code holds it.
         assert!(assembly.omitted.is_empty());
         assert!(assembly.text.contains("conn.commit()"), "{}", assembly.text);
+    }
+
+    #[test]
+    fn a_functions_code_gives_way_to_the_code_of_the_function_holding_it() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/store.ts
+export function create(createState) {
+  let state;
+  const listeners = new Set();
+  function setState(partial) {
+    state = Object.assign({}, state, partial);
+    listeners.forEach((listener) => listener(state));
+  }
+  function subscribe(listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+  return { setState, subscribe };
+}
+
+export class Store {
+  get() {
+    return this.state;
+  }
+  set(state) {
+    this.state = state;
+  }
+}
+"#,
+        );
+        let code = |name: &str, score: f32, reasons: &[&str]| {
+            let def = index.defs_named(name)[0];
+            Candidate {
+                section: Section::Code,
+                file: def.file,
+                def: Some(def),
+                symbol: Some(name.to_owned()),
+                kind: index.def(def).map(|def| def.kind),
+                score,
+                reasons: reasons.iter().map(|reason| reason.to_string()).collect(),
+                of: None,
+                renderings: vec![full(&index, def)],
+            }
+        };
+        let count = |text: &str| text.len() as u32 / 4;
+        let chosen = |candidates: &[Candidate]| -> Vec<usize> {
+            let assembly = assemble(&AssembleInput {
+                index: &index,
+                candidates,
+                shares: [0, 1, 0, 0, 0],
+                limit: 1000,
+                format: Format::Xml,
+                count: &count,
+                intent: "bug_fix",
+            });
+            assembly.chosen.iter().map(|c| c.candidate_idx).collect()
+        };
+        // The inner function is chosen first; the whole function, which shows it and its
+        // neighbour, replaces it.
+        assert_eq!(
+            chosen(&[code("setState", 1.0, &[]), code("create", 0.8, &[])]),
+            vec![1]
+        );
+        // A class's code does not swallow the method the task is about, and a pasted
+        // trace's frame stays as the trace put it.
+        assert_eq!(
+            chosen(&[code("set", 1.0, &[]), code("Store", 0.8, &[])]),
+            vec![0]
+        );
+        assert_eq!(
+            chosen(&[
+                code("setState", 1.0, &["traceback-frame:src/store.ts:5"]),
+                code("create", 0.8, &[])
+            ]),
+            vec![0]
+        );
     }
 
     #[test]
