@@ -777,6 +777,25 @@ mod tests {
         }
     }
 
+    /// The candidates of an expansion with a reason.
+    fn with_reason<'a>(expansion: &'a Expansion, reason: &str) -> Vec<&'a Candidate> {
+        expansion
+            .candidates
+            .iter()
+            .filter(|candidate| candidate.reasons.iter().any(|r| r == reason))
+            .collect()
+    }
+
+    /// The symbols of the candidates with a reason, sorted.
+    fn symbols_with_reason<'a>(expansion: &'a Expansion, reason: &str) -> Vec<&'a str> {
+        let mut symbols: Vec<&str> = with_reason(expansion, reason)
+            .into_iter()
+            .filter_map(|candidate| candidate.symbol.as_deref())
+            .collect();
+        symbols.sort_unstable();
+        symbols
+    }
+
     #[test]
     fn usage_questions_and_tests_reach_further_from_the_best_file() {
         let file = |idx: u32, score: f32| RankedFile {
@@ -866,13 +885,7 @@ pub fn load(path: &str, mode: Mode) -> Config {
         let load = index.defs_named("load")[0];
         let ranking = one_target(load, load.file);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
-        let mut typed: Vec<&str> = expansion
-            .candidates
-            .iter()
-            .filter(|candidate| candidate.reasons.iter().any(|r| r == "type-in:load"))
-            .filter_map(|candidate| candidate.symbol.as_deref())
-            .collect();
-        typed.sort_unstable();
+        let typed = symbols_with_reason(&expansion, "type-in:load");
         assert_eq!(typed, ["Config", "Mode"]);
     }
 
@@ -943,19 +956,12 @@ func (r *Router) Handle() {}
         let target = index.defs_named("GetName")[0];
         let ranking = one_target(target, index.defs_named("Router")[0].file);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
-        let with_reason = |reason: &str| -> Vec<&Candidate> {
-            expansion
-                .candidates
-                .iter()
-                .filter(|candidate| candidate.reasons.iter().any(|r| r == reason))
-                .collect()
-        };
-        let container = with_reason("container-of:GetName");
+        let container = with_reason(&expansion, "container-of:GetName");
         assert_eq!(container.len(), 1);
         assert_eq!(container[0].symbol.as_deref(), Some("Route"));
         // Its field and the other method of its file, as an outline: signatures without
         // their doc sentence; not the method in another file of the package.
-        let members = with_reason("member-of:Route");
+        let members = with_reason(&expansion, "member-of:Route");
         let symbols: Vec<&str> = members
             .iter()
             .filter_map(|candidate| candidate.symbol.as_deref())
@@ -980,18 +986,7 @@ func (r *Router) Handle() {}
         let target = index.defs_named("target")[0];
         let ranking = one_target(target, target.file);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
-        let mut map: Vec<&str> = expansion
-            .candidates
-            .iter()
-            .filter(|candidate| {
-                candidate
-                    .reasons
-                    .iter()
-                    .any(|r| r == "outline-of-best-file")
-            })
-            .filter_map(|candidate| candidate.symbol.as_deref())
-            .collect();
-        map.sort();
+        let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
     }
 
