@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use codectx::engine::{ContextRequest, ContextResult, Engine, Format, Tokenizer};
 use codectx::index::{Index, IndexConfig};
 
-const MIN_SYMBOL_RECALL: f64 = 0.90;
+const MIN_SYMBOL_RECALL: f64 = 0.91;
 const MAX_WRONG_FILE_RATE: f64 = 0.31;
 const MIN_RECALL_PER_1K: f64 = 0.97;
 const MIN_INTENT_ACCURACY: f64 = 0.95;

@@ -39,6 +39,9 @@ const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
+/// A long caller's lines around a call start at its header when at most this many lines
+/// lie between its name and them.
+const CALLER_HEADER_GAP: u32 = 6;
 /// Cards for the rest of the best file's definitions, scored just above the relevance floor
 /// (a fifth of the best candidate, see `assemble`), each a little below the one before;
 /// then up to [`MAX_FOCUS_OUTLINE_CARDS`] for each other focus file: the 48th still clears
@@ -644,17 +647,10 @@ fn callers_and_tests(
             let caller_data = index.def(caller).expect("live def");
             let data = index.file(file).expect("live file");
             let header_line = data.line_index.line_col(caller_data.range.start).line;
+            let name_line = data.line_index.line_col(caller_data.name_range.end).line;
             let end_line = data.line_index.line_col(caller_data.range.end).line;
-            // Short callers are shown whole; long ones as the lines around the call.
-            let snippet = if end_line - header_line < MAX_CALLER_LINES {
-                full(index, caller)
-            } else {
-                let first = line.saturating_sub(2).max(header_line);
-                let last = (line + 2).min(end_line);
-                lines(index, file, first, last)
-            };
             let rank_penalty = 1.0 / (1.0 + n_callers as f32 * 0.15);
-            acc.push(Candidate {
+            let caller_candidate = |renderings| Candidate {
                 section: Section::Callers,
                 file,
                 def: Some(caller),
@@ -663,8 +659,29 @@ fn callers_and_tests(
                 score: score * caller_weight * rank_penalty,
                 reasons: vec![format!("caller-of:{name}")],
                 of: Some(name.clone()),
-                renderings: vec![snippet],
-            });
+                renderings,
+            };
+            // Short callers are shown whole; long ones as the lines around the call, from
+            // the header when the call is near it, else after the caller's card (its
+            // signature: which function calls, taking what), so a reader knows where the
+            // lines stand and each item still covers exactly the lines it shows.
+            if end_line - header_line < MAX_CALLER_LINES {
+                acc.push(caller_candidate(vec![full(index, caller)]));
+            } else {
+                let first = line.saturating_sub(2).max(header_line);
+                let last = (line + 2).min(end_line);
+                if first <= name_line + CALLER_HEADER_GAP {
+                    acc.push(caller_candidate(vec![lines(
+                        index,
+                        file,
+                        header_line,
+                        last,
+                    )]));
+                } else {
+                    acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
+                    acc.push(caller_candidate(vec![lines(index, file, first, last)]));
+                }
+            }
             n_callers += 1;
         }
     }
@@ -746,6 +763,7 @@ fn imports(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::items::Fidelity;
     use crate::engine::rank::RankedFile;
 
     /// The first definition named `name`, ranked by BM25 alone.
@@ -887,6 +905,57 @@ pub fn load(path: &str, mode: Mode) -> Config {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
         let typed = symbols_with_reason(&expansion, "type-in:load");
         assert_eq!(typed, ["Config", "Mode"]);
+    }
+
+    #[test]
+    fn a_long_caller_shows_its_header_with_the_lines_around_the_call() {
+        // Two long callers: one calls four lines below its header, one at its end.
+        let filler: String = (0..40).map(|i| format!("    x{i} = {i}\n")).collect();
+        let source = format!(
+            "//- /src/app.py\ndef connect(url):\n    return url\n\n\
+             def early(url):\n    a = 1\n    b = 2\n    c = 3\n    connect(url)\n{filler}    return None\n\n\
+             def late(url):\n{filler}    connect(url)\n    return None\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("connect")[0];
+        let ranking = one_target(target, target.file);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let shown: Vec<(&str, Fidelity, String)> = with_reason(&expansion, "caller-of:connect")
+            .into_iter()
+            .map(|candidate| {
+                let rendering = &candidate.renderings[0];
+                (
+                    candidate.symbol.as_deref().unwrap_or_default(),
+                    rendering.fidelity,
+                    rendering.body.clone(),
+                )
+            })
+            .collect();
+        let lines_of = |body: &str| body.lines().count();
+        // Near the header: one block from the header to two lines past the call.
+        assert_eq!(shown[0].0, "early");
+        assert!(shown[0].2.starts_with("def early(url):\n    a = 1\n"));
+        assert!(shown[0].2.contains("    connect(url)\n"));
+        assert_eq!(lines_of(&shown[0].2), 7);
+        // Far from it: the caller's card, then the lines around the call.
+        assert_eq!(shown[1].0, "late");
+        assert_eq!(shown[1].1, Fidelity::Compact);
+        assert_eq!(shown[1].2, "def late(url)\n");
+        assert_eq!(shown[2].0, "late");
+        assert_eq!(shown[2].1, Fidelity::Full);
+        assert!(shown[2].2.contains("    connect(url)\n"));
+        assert_eq!(lines_of(&shown[2].2), 4);
+        assert_eq!(shown.len(), 3);
+        // Each covers exactly the lines it shows.
+        for candidate in with_reason(&expansion, "caller-of:connect") {
+            let rendering = &candidate.renderings[0];
+            if rendering.fidelity == Fidelity::Full {
+                assert_eq!(
+                    index.text(candidate.file, rendering.range).trim_end(),
+                    rendering.body.trim_end()
+                );
+            }
+        }
     }
 
     #[test]
