@@ -58,6 +58,20 @@
         (function_expression body: (_) @body)
         (generator_function body: (_) @body)
       ]) @definition.function))
+
+; A function value bound by `const` or `let` inside a block (`const onError = async (error) =>
+; {}` in a function's body) is a nested function, as a nested `function` declaration is; other
+; local values are not definitions.
+(statement_block
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]) @definition.function))
+
 (program
   (_
     (variable_declarator

@@ -392,6 +392,32 @@ items.forEach(function (item) { return item })
 }
 
 #[test]
+fn javascript_functions_bound_inside_functions() {
+    // got's `const handleRequest = async (request) => {}` inside the exported function is a
+    // nested function, like a nested declaration; a local value that is not a function, and
+    // a callback handed to a call, are not definitions.
+    check(
+        "javascript_functions_bound_inside_functions",
+        Language::TypeScript,
+        false,
+        r#"export default (options: Options) => {
+  const emitter = new EventEmitter();
+  const handleRequest = async (request: ClientRequest): Promise<void> => {
+    let onError = function (error: Error) { emitter.emit('error', error); };
+    request.once('error', onError);
+  };
+  if (options.retry) {
+    const retry = () => handleRequest(makeRequest());
+    emitter.on('retry', retry);
+  }
+  items.forEach((item) => { const size = item.length; return size; });
+  return emitter;
+};
+"#,
+    );
+}
+
+#[test]
 fn javascript_syntax_errors_keep_the_valid_definitions() {
     check(
         "javascript_broken",
