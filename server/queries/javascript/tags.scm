@@ -160,12 +160,19 @@
       body: (class_body) @body)) @definition.class @exported)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-; A named function passed as an argument is defined where it is written:
-; `wrapAsync(async function dispatchHttpRequest(resolve, reject) {})`.
-(arguments
-  (function_expression
-    name: (identifier) @name
-    body: (_) @body) @definition.function)
+; A named function passed as an argument or returned is defined where it is written:
+; `wrapAsync(async function dispatchHttpRequest(resolve, reject) {})`, a middleware factory's
+; `return function routeHandler(req, res) {}`.
+([
+  (arguments
+    (function_expression
+      name: (identifier) @name
+      body: (_) @body) @definition.function)
+  (return_statement
+    (function_expression
+      name: (identifier) @name
+      body: (_) @body) @definition.function)
+])
 (export_statement
   value: [
     (function_expression

@@ -372,7 +372,8 @@ function later() {
 fn javascript_named_class_exports_and_named_callbacks() {
     // Koa's `module.exports = class Application extends Emitter {}` is a class with methods;
     // axios's `wrapAsync(async function dispatchHttpRequest() {})` defines a function where
-    // it is passed; an anonymous callback defines nothing.
+    // it is passed, a factory's `return function routeHandler() {}` where it is returned; an
+    // anonymous callback defines nothing.
     check(
         "javascript_named_class_exports",
         Language::JavaScript,
@@ -387,6 +388,9 @@ export default function httpAdapter(config) {
   })
 }
 items.forEach(function (item) { return item })
+function routerHandler (node) {
+  return function routeHandler (req, res) { return node[req.method] }
+}
 "#,
     );
 }
