@@ -38,40 +38,20 @@
   (_
     property: [(property_identifier) (private_property_identifier)] @name) @definition.field)
 
+; A function value bound to a name is a function wherever it is declared: at the top of the
+; program, exported, or inside a function (`const onError = async (error) => {}` in a
+; function's body is a nested function, as a nested `function` declaration is). This
+; pattern comes first.
+(variable_declarator
+  name: (identifier) @name
+  value: [
+    (arrow_function body: (_) @body)
+    (function_expression body: (_) @body)
+    (generator_function body: (_) @body)
+  ]) @definition.function
+
 ; Module-level variables (not locals): at the top of the program or exported.
-; A function or class value makes a function or class; these patterns come first.
-(program
-  (_
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]) @definition.function))
-(export_statement
-  declaration: (_
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]) @definition.function))
-
-; A function value bound by `const` or `let` inside a block (`const onError = async (error) =>
-; {}` in a function's body) is a nested function, as a nested `function` declaration is; other
-; local values are not definitions.
-(statement_block
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]) @definition.function))
-
+; A class value makes a class; these patterns come before the other values.
 (program
   (_
     (variable_declarator

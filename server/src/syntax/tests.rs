@@ -398,8 +398,9 @@ function routerHandler (node) {
 #[test]
 fn javascript_functions_bound_inside_functions() {
     // got's `const handleRequest = async (request) => {}` inside the exported function is a
-    // nested function, like a nested declaration; a local value that is not a function, and
-    // a callback handed to a call, are not definitions.
+    // nested function, like a nested declaration, and so is an older `var done = function`;
+    // a local value that is not a function, and a callback handed to a call, are not
+    // definitions.
     check(
         "javascript_functions_bound_inside_functions",
         Language::TypeScript,
@@ -417,6 +418,11 @@ fn javascript_functions_bound_inside_functions() {
   items.forEach((item) => { const size = item.length; return size; });
   return emitter;
 };
+function legacy(app) {
+  var self = this;
+  var done = function (err) { self.emit('done', err); };
+  return done;
+}
 "#,
     );
 }
