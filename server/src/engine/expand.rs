@@ -668,19 +668,14 @@ fn callers_and_tests(
             if end_line - header_line < MAX_CALLER_LINES {
                 acc.push(caller_candidate(vec![full(index, caller)]));
             } else {
-                let first = line.saturating_sub(2).max(header_line);
+                let mut first = line.saturating_sub(2).max(header_line);
                 let last = (line + 2).min(end_line);
                 if first <= name_line + CALLER_HEADER_GAP {
-                    acc.push(caller_candidate(vec![lines(
-                        index,
-                        file,
-                        header_line,
-                        last,
-                    )]));
+                    first = header_line;
                 } else {
                     acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
-                    acc.push(caller_candidate(vec![lines(index, file, first, last)]));
                 }
+                acc.push(caller_candidate(vec![lines(index, file, first, last)]));
             }
             n_callers += 1;
         }

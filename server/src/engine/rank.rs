@@ -890,19 +890,29 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     .is_some_and(|code| !analysis.languages.iter().any(|(_, named)| *named == code))
             })
     };
-    // A file's auxiliary-code, other-language and declarations-only penalties, applied to a
-    // file-level score.
-    let demote = |file: FileId, mut score: f32| {
-        if is_auxiliary(file) {
-            score *= AUXILIARY_PENALTY;
-        }
-        if is_other_language(file) {
-            score *= OTHER_LANGUAGE_PENALTY;
-        }
-        if is_declarations(file) {
-            score *= DECLARATIONS_PENALTY;
-        }
-        score
+    // The penalties a file's code takes, with their reasons: auxiliary code, other languages'
+    // translations, declarations only. They apply to its definitions' scores and to its
+    // file-level scores alike.
+    let file_penalties = |file: FileId| {
+        [
+            (is_auxiliary(file), AUXILIARY_PENALTY, "auxiliary-code"),
+            (
+                is_other_language(file),
+                OTHER_LANGUAGE_PENALTY,
+                "other-language",
+            ),
+            (
+                is_declarations(file),
+                DECLARATIONS_PENALTY,
+                "declarations-only",
+            ),
+        ]
+        .into_iter()
+        .filter(|(applies, _, _)| *applies)
+        .map(|(_, penalty, reason)| (penalty, reason))
+    };
+    let demote = |file: FileId, score: f32| {
+        file_penalties(file).fold(score, |score, (penalty, _)| score * penalty)
     };
     // Test files rank below the code they test unless the task is about tests, and
     // auxiliary code and declarations below the code that runs: (file, BM25 score, adjusted
@@ -1064,17 +1074,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
             }
-            if is_auxiliary(def.file) {
-                score *= AUXILIARY_PENALTY;
-                reasons.push("auxiliary-code".to_owned());
-            }
-            if is_other_language(def.file) {
-                score *= OTHER_LANGUAGE_PENALTY;
-                reasons.push("other-language".to_owned());
-            }
-            if is_declarations(def.file) {
-                score *= DECLARATIONS_PENALTY;
-                reasons.push("declarations-only".to_owned());
+            for (penalty, reason) in file_penalties(def.file) {
+                score *= penalty;
+                reasons.push(reason.to_owned());
             }
             if let Some(canonical) = input.search.mirror_of.get(&def.file) {
                 score *= MIRROR_PENALTY;
