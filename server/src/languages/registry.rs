@@ -123,6 +123,9 @@ pub struct LanguageConfig {
     /// Node kinds that wrap a definition and carry its comments, decorators or `export`.
     pub wrapper_kinds: &'static [&'static str],
     pub visibility: VisibilityRule,
+    /// Words that, opening a line at column 0, go on with the statement above rather than
+    /// start one (Python's top-level `else:`, a JavaScript `catch` below its `}`).
+    pub continuation_words: &'static [&'static str],
 }
 
 macro_rules! query_file {
@@ -219,6 +222,14 @@ fn build(lang: Language) -> LanguageConfig {
             VisibilityRule::Marked,
         ),
     };
+    let continuation_words: &'static [&'static str] = match lang {
+        Language::Python => &["else", "elif", "except", "finally"],
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            &["else", "catch", "finally"]
+        }
+        Language::Rust => &["else"],
+        Language::Go => &[],
+    };
     LanguageConfig {
         language: lang,
         query,
@@ -227,6 +238,7 @@ fn build(lang: Language) -> LanguageConfig {
         doc_prefixes,
         wrapper_kinds,
         visibility,
+        continuation_words,
     }
 }
 

@@ -53,7 +53,7 @@ struct RefBuilder {
 pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> FileSyntax {
     let config = lang.config();
     let root = tree.root_node();
-    if let Some(starts) = swallowing_error(root, text) {
+    if let Some(starts) = swallowing_error(config, root, text) {
         return extract_by_statements(lang, text, is_test_file, &starts);
     }
     let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
@@ -66,17 +66,13 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
     }
 }
 
-/// Words that open a line going on with the statement above it, never a statement of its
-/// own.
-const CONTINUATION_WORDS: &[&str] = &["else", "elif", "except", "finally"];
-
 /// Where top-level statements may start: byte offsets of the lines that begin at column 0
 /// with a word (`export`, `def`, `func`, `pub`, a name), each moved up over the comment,
 /// attribute and decorator lines right above it, which belong to it. The first is 0. In
 /// every language indexed here, such a line starts a statement unless it sits inside a
-/// string or a bracket that some line above left open, or goes on with the statement above
-/// (Python's top-level `else:`, `elif`, `except`, `finally:`).
-pub(super) fn statement_starts(text: &str) -> Vec<usize> {
+/// string or a bracket that some line above left open, or opens with one of the language's
+/// `continuation_words` (Python's top-level `else:`, `elif`, `except`, `finally:`).
+pub(super) fn statement_starts(text: &str, continuation_words: &[&str]) -> Vec<usize> {
     let mut starts = vec![0];
     // The start of the run of comment or attribute lines just above the current line.
     let mut prefix_start: Option<usize> = None;
@@ -85,7 +81,7 @@ pub(super) fn statement_starts(text: &str) -> Vec<usize> {
         let first = line.as_bytes().first().copied().unwrap_or(b'\n');
         let is_prefix =
             matches!(first, b'#' | b'@' | b'/') || line.starts_with(" *") || line.starts_with("*/");
-        let continues = CONTINUATION_WORDS.iter().any(|word| {
+        let continues = continuation_words.iter().any(|word| {
             line.strip_prefix(word)
                 .is_some_and(|rest| !rest.starts_with(|ch: char| ch.is_alphanumeric() || ch == '_'))
         });
@@ -111,11 +107,15 @@ pub(super) fn statement_starts(text: &str) -> Vec<usize> {
 /// later statements (an error node runs over the start of a statement after its own line):
 /// tree-sitter-typescript 0.23 reads three call signatures in an interface as one error that
 /// swallows the rest of the file. `None` when the errors, if any, stay local.
-pub(super) fn swallowing_error(root: Node<'_>, text: &str) -> Option<Vec<usize>> {
+pub(super) fn swallowing_error(
+    config: &LanguageConfig,
+    root: Node<'_>,
+    text: &str,
+) -> Option<Vec<usize>> {
     if !root.has_error() {
         return None;
     }
-    let starts = statement_starts(text);
+    let starts = statement_starts(text, config.continuation_words);
     let mut swallows = false;
     visit_errors(root, |node| {
         if node.is_error() {
@@ -234,7 +234,7 @@ pub fn extract_incremental(
     let config = lang.config();
     let root = new_tree.root_node();
     // A file read statement by statement before or after is extracted whole.
-    if previous.read_by_statements || swallowing_error(root, text).is_some() {
+    if previous.read_by_statements || swallowing_error(config, root, text).is_some() {
         return extract(lang, new_tree, text, is_test_file);
     }
     let Some(region) = reextracted_region(config, old_tree, new_tree, text.len(), change) else {

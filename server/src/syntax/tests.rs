@@ -520,7 +520,8 @@ fn typescript_an_error_that_swallows_later_statements_is_read_statement_by_state
     text.push_str("}\n\n/** The last. */\nexport type After = { b: number }\n\nexport function later(): void {}\n");
     let tree = super::parse(Language::TypeScript, &text, None);
     assert!(
-        super::extract::swallowing_error(tree.root_node(), &text).is_some(),
+        super::extract::swallowing_error(Language::TypeScript.config(), tree.root_node(), &text)
+            .is_some(),
         "the grammar no longer fails here: find another case"
     );
     assert!(analyze(Language::TypeScript, &text, false).read_by_statements);
@@ -535,7 +536,8 @@ fn typescript_an_error_that_swallows_later_statements_is_read_statement_by_state
 #[test]
 fn a_line_going_on_with_the_statement_above_starts_no_statement() {
     let text = "try:\n    import fast\nexcept ImportError:\n    fast = None\nelse:\n    x = 1\n# about g\ndef g():\n    pass\nelsewhere = 2\n";
-    let starts = super::extract::statement_starts(text);
+    let starts =
+        super::extract::statement_starts(text, Language::Python.config().continuation_words);
     let lines: Vec<&str> = starts
         .iter()
         .map(|start| text[*start..].lines().next().unwrap_or(""))
