@@ -546,6 +546,26 @@ fn a_line_going_on_with_the_statement_above_starts_no_statement() {
 }
 
 #[test]
+fn each_language_names_its_own_continuation_words() {
+    // A JavaScript `catch` below its `}` goes on with the `try`; Go has no such line.
+    let text = "try {\n  run()\n}\ncatch (err) {\n  log(err)\n}\nfunction after() {}\n";
+    let lines = |lang: Language| -> Vec<&str> {
+        super::extract::statement_starts(text, lang.config().continuation_words)
+            .iter()
+            .map(|start| text[*start..].lines().next().unwrap_or(""))
+            .collect()
+    };
+    assert_eq!(
+        lines(Language::JavaScript),
+        ["try {", "function after() {}"]
+    );
+    assert_eq!(
+        lines(Language::Go),
+        ["try {", "catch (err) {", "function after() {}"]
+    );
+}
+
+#[test]
 fn a_file_of_very_many_statements_is_read_in_bounded_pieces() {
     // More statement starts than pieces: every other start is kept, so the broken interface
     // shares its piece with the statement after it, which may go with it; nothing else is
