@@ -305,6 +305,88 @@ fn context_that_matches_nothing_falls_back_to_top_level_definitions_and_lists_th
     assert_eq!(files, ["cli.go"], "{result:#}");
 }
 
+/// The paths of an answer's items, in order, each once.
+fn answer_files(result: &serde_json::Value) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for item in result["items"].as_array().unwrap() {
+        let path = item["path"].as_str().unwrap().to_owned();
+        if !files.contains(&path) {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn context_with_the_first_answers_files_pinned_answers_with_what_comes_after_them() {
+    let task = "fix the crash in OrderService.place_order when the cart is empty";
+    let root = py_shop();
+    let first = run(&["context", "--json", "--root", &root, task]);
+    assert_eq!(first.code, 0, "{first:#?}");
+    let first = first.json();
+    let pinned = answer_files(&first);
+    assert_eq!(
+        pinned,
+        ["shop/services/order_service.py"],
+        "the first answer: {first:#}"
+    );
+    let mut args = vec!["context", "--json", "--root", &root];
+    for path in &pinned {
+        args.extend(["--pinned", path.as_str()]);
+    }
+    args.push(task);
+    let second = run(&args);
+    assert_eq!(second.code, 0, "{second:#?}");
+    let second = second.json();
+    let files = answer_files(&second);
+    // Nothing of the pinned file is repeated; what it calls, who calls it and its tests come.
+    assert!(!files.is_empty(), "{second:#}");
+    assert!(files.iter().all(|path| !pinned.contains(path)), "{files:?}");
+    let has = |reason: &str, path: &str| {
+        second["items"].as_array().unwrap().iter().any(|item| {
+            item["path"] == path
+                && item["reasons"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|r| r.as_str().unwrap().starts_with(reason))
+        })
+    };
+    assert!(has("test-of:", "tests/test_order_service.py"), "{second:#}");
+    assert!(
+        has("caller-of:place_order", "shop/api/views.py"),
+        "{second:#}"
+    );
+    assert!(has("callee-of:", "shop/models.py"), "{second:#}");
+    // The pinned file still steers the ranking: it is still the best file.
+    assert_eq!(
+        second["files"][0]["path"], "shop/services/order_service.py",
+        "{second:#}"
+    );
+    assert_usage_error(
+        &[
+            "context",
+            "--root",
+            &py_shop(),
+            "--pinned",
+            "shop/nope.py",
+            task,
+        ],
+        "--pinned: shop/nope.py is not an indexed file",
+    );
+    assert_usage_error(
+        &[
+            "context",
+            "--root",
+            &py_shop(),
+            "--pinned",
+            "../README.md",
+            task,
+        ],
+        "not an indexed file",
+    );
+}
+
 #[test]
 fn context_output_into_a_closed_pipe_ends_quietly() {
     let bin = codectx_e2e::cli_support::codectx_bin();

@@ -1,7 +1,7 @@
 //! `codectx context`: the context engine from the command line; `--json` prints the same
 //! result object as the `codectx.context` command.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::commands::{index_config, resolve_root};
 use super::{CliError, RootArgs};
@@ -17,6 +17,7 @@ pub(super) fn context(
     intent: Option<&str>,
     tokenizer: &str,
     active: Option<&Path>,
+    pinned: &[PathBuf],
     explain: bool,
     json_out: bool,
 ) -> Result<(), CliError> {
@@ -50,22 +51,32 @@ pub(super) fn context(
     request.format = format;
     request.intent = intent;
     request.tokenizer = tokenizer;
-    if let Some(active) = active {
-        let abs = if active.is_absolute() {
-            active.to_owned()
+    // A file named on the command line, as the index knows it.
+    let indexed_file = |flag: &str, path: &Path| {
+        let abs = if path.is_absolute() {
+            path.to_owned()
         } else {
-            dir.join(active)
+            dir.join(path)
         };
-        let file = index
+        index
             .file_id_for_path(&abs.canonicalize().unwrap_or(abs))
             .ok_or_else(|| {
                 CliError::Usage(format!(
-                    "--active: {} is not an indexed file under {}",
-                    active.display(),
+                    "{flag}: {} is not an indexed file under {}",
+                    path.display(),
                     dir.display()
                 ))
-            })?;
+            })
+    };
+    if let Some(active) = active {
+        let file = indexed_file("--active", active)?;
         request.active = Some(FilePosition { file, offset: 0 });
+    }
+    for path in pinned {
+        let file = indexed_file("--pinned", path)?;
+        if !request.pinned.contains(&file) {
+            request.pinned.push(file);
+        }
     }
     let engine = Engine::new();
     let result = engine

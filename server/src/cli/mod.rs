@@ -97,6 +97,11 @@ enum Command {
         /// The file the user is working in (relative to the root).
         #[arg(long, value_name = "PATH")]
         active: Option<PathBuf>,
+        /// A file already in the conversation (relative to the root; repeatable): its code is
+        /// not repeated, but it still steers the ranking. Pin the files of an answer to ask
+        /// for what comes after them.
+        #[arg(long, value_name = "PATH")]
+        pinned: Vec<PathBuf>,
         /// Also print, on stderr, why each item was chosen, the file ranking and timings.
         #[arg(long)]
         explain: bool,
@@ -182,6 +187,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             intent,
             tokenizer,
             active,
+            pinned,
             explain,
             json,
         }) => context::context(
@@ -192,6 +198,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
             intent.as_deref(),
             &tokenizer,
             active.as_deref(),
+            &pinned,
             explain,
             json,
         ),
