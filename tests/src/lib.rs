@@ -102,15 +102,7 @@ pub fn position_of(text: &str, needle: &str, delta: usize, utf8: bool) -> Value 
             .take(delta)
             .map(char::len_utf8)
             .sum::<usize>();
-    let line = text[..offset].matches('\n').count();
-    let line_start = text[..offset].rfind('\n').map_or(0, |idx| idx + 1);
-    let prefix = &text[line_start..offset];
-    let character = if utf8 {
-        prefix.len()
-    } else {
-        prefix.chars().map(char::len_utf16).sum()
-    };
-    json!({"line": line, "character": character})
+    position_at(text, offset, utf8)
 }
 
 /// A running server.
