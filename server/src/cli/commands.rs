@@ -331,20 +331,31 @@ struct LocationOut {
     signature: String,
 }
 
-fn file_for_cli_path(index: &Index, root: &Path, path: &str) -> Result<FileId, CliError> {
-    let candidate = Path::new(path);
-    let abs = if candidate.is_absolute() {
-        candidate.to_owned()
+/// A file named on the command line (absolute, or relative to the root), as the index knows
+/// it; an error naming `flag` (when given) and the path when it is not an indexed file.
+pub(super) fn file_for_cli_path(
+    index: &Index,
+    root: &Path,
+    path: &Path,
+    flag: Option<&str>,
+) -> Result<FileId, CliError> {
+    let abs = if path.is_absolute() {
+        path.to_owned()
     } else {
-        root.join(candidate)
+        root.join(path)
     };
     let abs = abs.canonicalize().unwrap_or(abs);
     index
         .file_id_for_path(&abs)
-        .or_else(|| index.file_id(0, path.trim_start_matches("./")))
+        .or_else(|| {
+            let relative = path.to_str()?.trim_start_matches("./");
+            index.file_id(0, relative)
+        })
         .ok_or_else(|| {
+            let flag = flag.map(|flag| format!("{flag}: ")).unwrap_or_default();
             CliError::Usage(format!(
-                "{path} is not an indexed file under {}",
+                "{flag}{} is not an indexed file under {}",
+                path.display(),
                 root.display()
             ))
         })
@@ -354,7 +365,7 @@ pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<
     let (path, line, col) = parse_location(location)?;
     let dir = resolve_root(root)?;
     let index = Index::build(vec![dir.clone()], &index_config(root));
-    let file = file_for_cli_path(&index, &dir, &path)?;
+    let file = file_for_cli_path(&index, &dir, Path::new(&path), None)?;
     let data = index.file(file).expect("file id from the index");
     // Columns count characters, as editors show them.
     let line_start = data.line_index.line_start(line - 1);

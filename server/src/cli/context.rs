@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::commands::{index_config, resolve_root};
+use super::commands::{file_for_cli_path, index_config, resolve_root};
 use super::{CliError, RootArgs};
 use crate::engine::{ContextRequest, Engine, Format, IntentKind, Tokenizer};
 use crate::index::{FilePosition, Index};
@@ -51,29 +51,12 @@ pub(super) fn context(
     request.format = format;
     request.intent = intent;
     request.tokenizer = tokenizer;
-    // A file named on the command line, as the index knows it.
-    let indexed_file = |flag: &str, path: &Path| {
-        let abs = if path.is_absolute() {
-            path.to_owned()
-        } else {
-            dir.join(path)
-        };
-        index
-            .file_id_for_path(&abs.canonicalize().unwrap_or(abs))
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "{flag}: {} is not an indexed file under {}",
-                    path.display(),
-                    dir.display()
-                ))
-            })
-    };
     if let Some(active) = active {
-        let file = indexed_file("--active", active)?;
+        let file = file_for_cli_path(&index, &dir, active, Some("--active"))?;
         request.active = Some(FilePosition { file, offset: 0 });
     }
     for path in pinned {
-        let file = indexed_file("--pinned", path)?;
+        let file = file_for_cli_path(&index, &dir, path, Some("--pinned"))?;
         if !request.pinned.contains(&file) {
             request.pinned.push(file);
         }
