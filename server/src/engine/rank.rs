@@ -9,7 +9,7 @@ use super::intent::IntentKind;
 use super::items::def_lines;
 use super::query::{compound_candidates, flag_relatives, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
-use super::text::{for_each_word, identifier_terms, normalize_name, stem, term};
+use super::text::{agent_nouns, for_each_word, identifier_terms, normalize_name, stem, term};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{file_stem, module_name, DefId, Index, MatchTier};
 use crate::languages::DefKind;
@@ -959,6 +959,13 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 .map(|end| &word[..end])
         })
         .collect();
+    // A path word that is the agent noun of a task's verb stands for the verb: `parse errors`
+    // -> `parser.ts`, `routing` -> `router/index.js`, `print a header line` -> `printer.rs`.
+    let agent_verbs: FxHashMap<String, &str> = content_terms
+        .iter()
+        .flat_map(|verb| agent_nouns(verb).into_iter().map(move |noun| (noun, *verb)))
+        .filter(|(noun, _)| !content_terms.contains(noun.as_str()))
+        .collect();
     // A word in a large share of the files (`command` in a command-line library) names the
     // repository's subject, not a file: it counts as a partial match, and not for the stem.
     let common_words: FxHashSet<&str> = content_terms
@@ -969,6 +976,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // A path word's weight in its file's path score, and whether it may count for the
     // file's stem (see `common_words`); none for a word the task does not have.
     let weigh = |word: &str| -> Option<(f32, bool)> {
+        let word = agent_verbs.get(word).copied().unwrap_or(word);
         let scoped = scope_words.contains(word);
         let exact = scoped || content_terms.contains(word);
         if !exact && (word.len() < 3 || !content_prefixes.contains(word)) {
@@ -989,7 +997,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             .iter()
             .chain(&content_terms)
             .chain(&content_prefixes)
-            .copied(),
+            .copied()
+            .chain(agent_verbs.keys().map(String::as_str)),
     );
     let mut path_scores: Vec<(FileId, f32)> = Vec::new();
     for file in &path_candidates {
@@ -1237,6 +1246,54 @@ mod tests {
             "fix: handle the type\n\n* remove unnecessary comment"
         ));
         assert!(named("the parser should remove the last item"));
+    }
+
+    #[test]
+    fn a_files_agent_noun_stands_for_the_tasks_verb() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/errors.ts
+export class Issue { message: string; code: string; path: string[] }
+//- /src/parser.ts
+export function check(input: unknown, expected: string) {
+  if (typeof input !== "bigint") return new Issue(expected)
+}
+//- /src/printer.ts
+export function line(text: string) { return text }
+//- /src/a.ts
+export function a() {}
+//- /src/b.ts
+export function b() {}
+//- /src/c.ts
+export function c() {}
+//- /src/d.ts
+export function d() {}
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let files = |query: &str| -> Vec<(String, Vec<String>)> {
+            rank_task(&index, &search, query, IntentKind::BugFix)
+                .files
+                .iter()
+                .map(|file| {
+                    let path = index.file(file.file).unwrap().path.to_string();
+                    (path, file.reasons.clone())
+                })
+                .collect()
+        };
+        let ranked = files("Correct the expected type name in bigint parse errors");
+        assert_eq!(ranked[0].0, "src/parser.ts", "{ranked:?}");
+        assert!(ranked[0].1.contains(&"path-words:parser".to_owned()));
+        // Another verb: the file name says nothing.
+        let ranked = files("Correct the expected type name in bigint check errors");
+        let parser = ranked
+            .iter()
+            .find(|(path, _)| path == "src/parser.ts")
+            .unwrap();
+        assert!(!parser
+            .1
+            .iter()
+            .any(|reason| reason.starts_with("path-words")));
     }
 
     #[test]

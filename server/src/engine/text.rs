@@ -218,6 +218,24 @@ pub fn identifier_terms(word: &str, mut acc: impl FnMut(&str)) {
     }
 }
 
+/// The agent nouns a term's verb may name a module by, as terms: `pars` (`parse`) ->
+/// `parser`, `format` -> `formatter`, `validat` -> `validator`, `print` -> `printer`. A term
+/// of fewer than four letters has none (`us` is not the verb of `user`).
+pub fn agent_nouns(term: &str) -> Vec<String> {
+    let Some(last) = term
+        .chars()
+        .last()
+        .filter(|_| term.len() >= 4 && term.is_ascii())
+    else {
+        return Vec::new();
+    };
+    vec![
+        format!("{term}er"),
+        format!("{term}or"),
+        format!("{term}{last}er"),
+    ]
+}
+
 /// A name with case and separators removed, for matching `build tree` to `build_tree`,
 /// `buildTree` and `BuildTree` alike.
 pub fn normalize_name(name: &str) -> String {
@@ -271,6 +289,28 @@ mod tests {
         assert_eq!(term("use"), "use");
         assert_eq!(term("tree"), "tree");
         assert_eq!(term("key"), "key");
+    }
+
+    #[test]
+    fn agent_nouns_meet_the_terms_of_their_verbs() {
+        for (verb, noun) in [
+            ("parse", "parser"),
+            ("parsing", "parser"),
+            ("format", "formatter"),
+            ("validate", "validator"),
+            ("print", "printer"),
+            ("routing", "router"),
+            ("handles", "handler"),
+            ("serialize", "serializer"),
+        ] {
+            assert!(
+                agent_nouns(&term(verb)).contains(&term(noun)),
+                "{verb} -> {noun}: {:?}",
+                agent_nouns(&term(verb))
+            );
+        }
+        assert!(agent_nouns(&term("use")).is_empty());
+        assert!(!agent_nouns(&term("head")).contains(&term("heading")));
     }
 
     #[test]
