@@ -363,6 +363,26 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
     list
 }
 
+/// The kind a type name no definition has may be named after: the longest tail of its parts
+/// that one or two types have (`TemplateResponse` -> `Response`, `SliceValidationError` ->
+/// `Error`), with those types. Only for a capitalized name of two parts or more.
+fn kind_of_new_type<'n>(index: &Index, name: &'n str) -> Option<(&'n str, Vec<DefId>)> {
+    if !name.chars().next().is_some_and(char::is_uppercase) {
+        return None;
+    }
+    let parts = crate::index::split_identifier(name);
+    parts.iter().skip(1).find_map(|part| {
+        let tail = &name[part.as_ptr() as usize - name.as_ptr() as usize..];
+        let types: Vec<DefId> = index
+            .defs_named(tail)
+            .iter()
+            .copied()
+            .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_type()))
+            .collect();
+        (1..=2).contains(&types.len()).then_some((tail, types))
+    })
+}
+
 /// Names the query mentions that a definition must reference, at least, to be where they meet.
 const MIN_CO_REFERENCED: usize = 2;
 /// A name referenced from more files than this is too common to say where others meet it.
@@ -658,6 +678,12 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 list.push((def, reason));
             }
             continue;
+        }
+        // A new type named after the kind it is (`TemplateResponse` beside `Response`).
+        if let Some((kind, types)) = kind_of_new_type(index, last) {
+            for def in types {
+                fuzzy_list.push((def, format!("kind-of:{last}~{kind}")));
+            }
         }
         // A name of one or two letters abbreviates too many names to point anywhere.
         if mention.certain && last.chars().count() >= 3 {
@@ -1294,6 +1320,44 @@ export function d() {}
             .1
             .iter()
             .any(|reason| reason.starts_with("path-words")));
+    }
+
+    #[test]
+    fn a_new_type_named_after_its_kind_points_at_the_kind() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /app/responses.py
+class Response:
+    def render(self, content): return content
+class JSONResponse(Response):
+    def render(self, content): return dumps(content)
+//- /app/environment.py
+def get_template(env, name): return env.get_template(name)
+//- /app/a.py
+def a(): pass
+//- /app/b.py
+def b(): pass
+"#,
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let ranking = rank_task(
+            &index,
+            &search,
+            "Add TemplateResponse",
+            IntentKind::Implementation,
+        );
+        let best = &ranking.files[0];
+        assert_eq!(
+            index.file(best.file).unwrap().path.as_ref(),
+            "app/responses.py"
+        );
+        assert!(best
+            .reasons
+            .contains(&"kind-of:TemplateResponse~Response".to_owned()));
+        // Only a tail is a kind: a name is not its own.
+        assert!(kind_of_new_type(&index, "JSONResponse").is_some());
+        assert!(kind_of_new_type(&index, "Response").is_none());
+        assert!(kind_of_new_type(&index, "templateResponse").is_none());
     }
 
     #[test]
