@@ -52,8 +52,17 @@ fn symbol_found(index: &Index, result: &ContextResult, expected: &str) -> bool {
         return false;
     };
     let data = index.file(file).unwrap();
-    let start_lines: Vec<u32> = index
-        .defs_named(name)
+    // Top-level statements have no name to look up: `path:(top-level code)` is any of the
+    // file's runs of them.
+    let named: Vec<codectx::index::DefId> = if name == codectx::syntax::STATEMENTS_NAME {
+        (0..data.syntax.defs.len() as u32)
+            .map(|idx| codectx::index::DefId { file, idx })
+            .filter(|def| index.def(*def).unwrap().kind == codectx::languages::DefKind::Statements)
+            .collect()
+    } else {
+        index.defs_named(name).to_vec()
+    };
+    let start_lines: Vec<u32> = named
         .iter()
         .filter(|def| def.file == file)
         .filter(|def| container.is_none() || index.container_name(**def) == container)

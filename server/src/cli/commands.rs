@@ -133,11 +133,16 @@ pub fn count_by_language(
         for counts in [languages.entry(data.lang.name()).or_default(), &mut total] {
             counts.files += 1;
             counts.bytes += data.text.len() as u64;
-            counts.definitions += data.syntax.defs.len();
+            counts.definitions += data
+                .syntax
+                .defs
+                .iter()
+                .filter(|def| def.kind.is_named())
+                .count();
             counts.imports += data.syntax.imports.len();
             counts.references += data.syntax.refs.len();
             counts.files_with_syntax_errors += usize::from(!data.syntax.issues.is_empty());
-            for def in &data.syntax.defs {
+            for def in data.syntax.defs.iter().filter(|def| def.kind.is_named()) {
                 *counts.kinds.entry(def.kind.name()).or_default() += 1;
                 if in_function_body(&data.syntax.defs, def) {
                     *counts.nested_kinds.entry(def.kind.name()).or_default() += 1;
@@ -443,7 +448,7 @@ pub fn outline_tree(defs: &[Def], line_index: &crate::base::LineIndex) -> Vec<Ou
     ) -> Vec<OutlineNode> {
         defs.iter()
             .enumerate()
-            .filter(|(_, def)| def.parent == parent)
+            .filter(|(_, def)| def.parent == parent && def.kind.is_named())
             .map(|(idx, def)| OutlineNode {
                 name: def.name.to_string(),
                 kind: def.kind.name(),

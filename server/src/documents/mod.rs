@@ -233,6 +233,54 @@ mod tests {
     }
 
     #[test]
+    fn a_file_with_top_level_statements_is_extracted_whole_after_an_edit() {
+        // Statements merge into runs that an edit may join or split: the file is extracted
+        // whole, and answers as a fresh parse does.
+        let text = "import sys
+
+for m in list(sys.modules):
+    print(m)
+
+def f():
+    pass
+
+sys.exit(0)
+";
+        let mut document = Document::new((0, "a.py".into()), text, 1, Some(Language::Python));
+        let first = document.text();
+        document.reparse(&first, false);
+        // Removing the function joins the loop and the exit into one run.
+        let start = text.find("def f").unwrap();
+        let end = text.find("sys.exit").unwrap();
+        document.apply_edit(Some(start..end), "");
+        let edited = document.text();
+        let incremental = document.reparse(&edited, false).unwrap();
+        assert_eq!(
+            incremental,
+            syntax::analyze(Language::Python, &edited, false)
+        );
+        let kinds: Vec<&str> = incremental.defs.iter().map(|def| def.kind.name()).collect();
+        assert_eq!(kinds, ["statements"]);
+        // A new function in the middle splits them again.
+        let at = edited.find("sys.exit").unwrap();
+        document.apply_edit(
+            Some(at..at),
+            "def g():
+    pass
+
+",
+        );
+        let edited = document.text();
+        let incremental = document.reparse(&edited, false).unwrap();
+        assert_eq!(
+            incremental,
+            syntax::analyze(Language::Python, &edited, false)
+        );
+        let kinds: Vec<&str> = incremental.defs.iter().map(|def| def.kind.name()).collect();
+        assert_eq!(kinds, ["statements", "function", "statements"]);
+    }
+
+    #[test]
     fn a_file_read_statement_by_statement_is_extracted_whole_after_an_edit() {
         // Three call signatures make tree-sitter-typescript 0.23 swallow what follows them:
         // the file is read statement by statement, before an edit, after it, and once fixed.

@@ -327,7 +327,12 @@ pub fn expand(
             .filter_map(|def| {
                 index
                     .def(def)
-                    .filter(|d| !matches!(d.kind, DefKind::Field | DefKind::Variable))
+                    .filter(|d| {
+                        !matches!(
+                            d.kind,
+                            DefKind::Field | DefKind::Variable | DefKind::Statements
+                        )
+                    })
                     // What a function declares inside it other than functions (Rust's
                     // `const LONG` in `fn flag_x`) is its insides, not the file's; a nested
                     // function may be a target.

@@ -117,7 +117,9 @@ impl FileTerms {
         });
         for (def_idx, def) in defs.iter().enumerate() {
             let mut name_terms = Vec::new();
-            identifier_terms(&def.name, |term| name_terms.push(local.intern(term)));
+            if def.kind.is_named() {
+                identifier_terms(&def.name, |term| name_terms.push(local.intern(term)));
+            }
             for term in name_terms {
                 bump(&mut def_counts[def_idx], term, NAME_WEIGHT);
             }
@@ -206,7 +208,13 @@ impl FileAnalysis {
                 .syntax
                 .defs
                 .iter()
-                .map(|def| normalize_name(&def.name).into_boxed_str())
+                .map(|def| {
+                    if def.kind.is_named() {
+                        normalize_name(&def.name).into_boxed_str()
+                    } else {
+                        Box::from("")
+                    }
+                })
                 .collect(),
             path_words: path_words.into(),
             mirror_key: mirror_key(data),
@@ -522,11 +530,13 @@ impl Segment {
                 };
                 segment.defs.add_doc(counts);
                 segment.def_ids.push(def);
-                segment
-                    .normalized
-                    .entry(normalized.clone())
-                    .or_default()
-                    .push(def);
+                if !normalized.is_empty() {
+                    segment
+                        .normalized
+                        .entry(normalized.clone())
+                        .or_default()
+                        .push(def);
+                }
             }
         }
         segment

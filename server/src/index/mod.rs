@@ -379,6 +379,9 @@ impl Index {
 
     fn link_defs(&mut self, file: FileId, data: &FileData, changes: &mut NameChanges) {
         for (idx, def) in data.syntax.defs.iter().enumerate() {
+            if !def.kind.is_named() {
+                continue;
+            }
             let entry = self.defs_by_name.entry(def.name.clone()).or_default();
             if entry.is_empty() {
                 self.names_by_lower
@@ -402,7 +405,7 @@ impl Index {
     }
 
     fn unlink_defs(&mut self, file: FileId, data: &FileData, changes: &mut NameChanges) {
-        for def in &data.syntax.defs {
+        for def in data.syntax.defs.iter().filter(|def| def.kind.is_named()) {
             if let (None, Some(container)) = (def.parent, &def.container) {
                 if let Some(entry) = self.defs_by_container.get_mut(container) {
                     entry.retain(|def_id| def_id.file != file);

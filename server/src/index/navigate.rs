@@ -63,11 +63,10 @@ impl Index {
             return Vec::new();
         };
         // On a definition's own name.
-        if let Some(idx) = data
-            .syntax
-            .defs
-            .iter()
-            .position(|def| def.name_range.contains_inclusive(pos.offset))
+        if let Some(idx) =
+            data.syntax.defs.iter().position(|def| {
+                def.kind.is_named() && def.name_range.contains_inclusive(pos.offset)
+            })
         {
             let def = DefId {
                 file: pos.file,

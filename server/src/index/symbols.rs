@@ -305,7 +305,7 @@ fn kind_rank(kind: DefKind) -> u8 {
         DefKind::Function | DefKind::Method | DefKind::Type | DefKind::Macro => 1,
         DefKind::Constant | DefKind::Module => 2,
         DefKind::Impl | DefKind::Variable => 3,
-        DefKind::Field => 4,
+        DefKind::Field | DefKind::Statements => 4,
     }
 }
 

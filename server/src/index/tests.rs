@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use super::{DefId, FilePosition, Index};
+use super::{DefId, FilePosition, Index, MatchTier};
 use crate::base::FileId;
-use crate::languages::Language;
+use crate::languages::{DefKind, Language};
 
 /// Builds an in-memory index from a fixture; returns it and the cursor position, if any.
 pub(crate) fn index_fixture(fixture: &str) -> (Index, Option<FilePosition>) {
@@ -80,6 +80,45 @@ o = Ord$0er()
 "#,
         &["shop/models.py:Order (class)"],
     );
+}
+
+#[test]
+fn top_level_code_is_found_by_no_name_and_stands_in_no_ones_way() {
+    // A cursor on the first character of a top-level statement is on the name called there,
+    // not on the statements' definition that starts at the same place.
+    check_definition(
+        r#"
+//- /tools/seed.py
+def main():
+    pass
+$0main()
+for _ in range(2):
+    pass
+"#,
+        &["tools/seed.py:main (function)"],
+    );
+    let (index, _) = index_fixture(
+        "//- /tools/seed.py
+def main():
+    pass
+
+main()
+",
+    );
+    let file = index.file_id(0, "tools/seed.py").unwrap();
+    let kinds: Vec<DefKind> = index
+        .file(file)
+        .unwrap()
+        .syntax
+        .defs
+        .iter()
+        .map(|def| def.kind)
+        .collect();
+    assert_eq!(kinds, [DefKind::Function, DefKind::Statements]);
+    assert!(index.defs_named(crate::syntax::STATEMENTS_NAME).is_empty());
+    assert!(index
+        .search_symbols_up_to("top-level", 10, MatchTier::Fuzzy)
+        .is_empty());
 }
 
 #[test]

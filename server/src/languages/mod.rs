@@ -122,10 +122,13 @@ pub enum DefKind {
     Module,
     Macro,
     Field,
+    /// Top-level statements that run code (a script's loop, `app.listen(3000)`, `if __name__
+    /// == "__main__":`): not a definition a name finds, but code a task may be about.
+    Statements,
 }
 
 impl DefKind {
-    pub const ALL: [DefKind; 14] = [
+    pub const ALL: [DefKind; 15] = [
         DefKind::Function,
         DefKind::Method,
         DefKind::Class,
@@ -140,6 +143,7 @@ impl DefKind {
         DefKind::Module,
         DefKind::Macro,
         DefKind::Field,
+        DefKind::Statements,
     ];
 
     pub fn name(self) -> &'static str {
@@ -158,6 +162,7 @@ impl DefKind {
             DefKind::Module => "module",
             DefKind::Macro => "macro",
             DefKind::Field => "field",
+            DefKind::Statements => "statements",
         }
     }
 
@@ -182,7 +187,15 @@ impl DefKind {
     /// Kinds whose range may hold other definitions (a constant's, variable's or field's value
     /// never defines members: `y` in Go's `var x, y = 1, 2` is not `x`'s child).
     pub fn can_contain_definitions(self) -> bool {
-        !matches!(self, DefKind::Constant | DefKind::Variable | DefKind::Field)
+        !matches!(
+            self,
+            DefKind::Constant | DefKind::Variable | DefKind::Field | DefKind::Statements
+        )
+    }
+
+    /// Definitions that have a name to find them by (all but top-level statements).
+    pub fn is_named(self) -> bool {
+        self != DefKind::Statements
     }
 
     /// Kinds that name a type (a receiver of methods).

@@ -126,6 +126,10 @@ pub struct LanguageConfig {
     /// Words that, opening a line at column 0, go on with the statement above rather than
     /// start one (Python's top-level `else:`, a JavaScript `catch` below its `}`).
     pub continuation_words: &'static [&'static str],
+    /// Node kinds of top-level statements that run code (a script's loop, `app.use(...)`):
+    /// adjacent ones holding references and no definition or import make one `statements`
+    /// definition. Go and Rust have none at the top level.
+    pub statement_kinds: &'static [&'static str],
 }
 
 macro_rules! query_file {
@@ -230,6 +234,27 @@ fn build(lang: Language) -> LanguageConfig {
         Language::Rust => &["else"],
         Language::Go => &[],
     };
+    let statement_kinds: &'static [&'static str] = match lang {
+        Language::Python => &[
+            "expression_statement",
+            "if_statement",
+            "for_statement",
+            "while_statement",
+            "try_statement",
+            "with_statement",
+        ],
+        Language::JavaScript | Language::TypeScript | Language::Tsx => &[
+            "expression_statement",
+            "if_statement",
+            "for_statement",
+            "for_in_statement",
+            "while_statement",
+            "do_statement",
+            "try_statement",
+            "switch_statement",
+        ],
+        Language::Go | Language::Rust => &[],
+    };
     LanguageConfig {
         language: lang,
         query,
@@ -239,6 +264,7 @@ fn build(lang: Language) -> LanguageConfig {
         wrapper_kinds,
         visibility,
         continuation_words,
+        statement_kinds,
     }
 }
 

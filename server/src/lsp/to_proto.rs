@@ -99,6 +99,8 @@ pub fn symbol_kind(kind: DefKind) -> SymbolKind {
         DefKind::Field => SymbolKind::FIELD,
         DefKind::Macro => SymbolKind::FUNCTION,
         DefKind::Impl => SymbolKind::NAMESPACE,
+        // Never listed as a symbol (see `DefKind::is_named`).
+        DefKind::Statements => SymbolKind::NAMESPACE,
     }
 }
 
@@ -125,7 +127,7 @@ pub fn document_symbols(data: &FileData, encoding: Encoding) -> Vec<DocumentSymb
             .defs
             .iter()
             .enumerate()
-            .filter(|(_, def)| def.parent == parent)
+            .filter(|(_, def)| def.parent == parent && def.kind.is_named())
             .map(|(idx, def)| {
                 let children = build(data, Some(idx as u32), encoding);
                 DocumentSymbol {
@@ -155,6 +157,7 @@ pub fn flat_document_symbols(world: &World, file: FileId) -> Vec<SymbolInformati
         return Vec::new();
     };
     (0..data.syntax.defs.len())
+        .filter(|idx| data.syntax.defs[*idx].kind.is_named())
         .filter_map(|idx| {
             symbol_information(
                 world,

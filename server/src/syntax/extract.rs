@@ -242,8 +242,17 @@ pub fn extract_incremental(
     };
     let delta = text.len() as i64 - change.old_len as i64;
     let old_region = region.start..(region.end as i64 - delta) as usize;
+    // Top-level statements merge into runs that may cross the region's bounds: a file that
+    // has them is extracted whole.
+    let has_statements = |defs: &[Def]| defs.iter().any(|def| def.kind == DefKind::Statements);
+    if has_statements(&previous.defs) {
+        return extract(lang, new_tree, text, is_test_file);
+    }
     let (region_defs, region_refs, region_imports) =
         extract_range(config, root, text, is_test_file, Some(region.clone()));
+    if has_statements(&region_defs) {
+        return extract(lang, new_tree, text, is_test_file);
+    }
     let shift = |range: TextRange| {
         TextRange::new(
             (range.start as i64 + delta) as usize,
@@ -390,6 +399,14 @@ fn reextracted_region(
 
 type Extracted = (Vec<Def>, Vec<Ref>, Vec<Import>);
 
+/// What the query's matches make, before assembly.
+#[derive(Default)]
+struct Collected<'tree> {
+    defs: FxHashMap<usize, DefBuilder<'tree>>,
+    refs: FxHashMap<usize, RefBuilder>,
+    imports: FxHashMap<usize, ImportBuilder<'tree>>,
+}
+
 /// Runs the query over the whole tree, or over the matches whose main node starts in `range`.
 fn extract_range(
     config: &LanguageConfig,
@@ -398,27 +415,22 @@ fn extract_range(
     is_test_file: bool,
     range: Option<Range<usize>>,
 ) -> Extracted {
-    let mut defs: FxHashMap<usize, DefBuilder<'_>> = FxHashMap::default();
-    let mut refs: FxHashMap<usize, RefBuilder> = FxHashMap::default();
-    let mut imports: FxHashMap<usize, ImportBuilder<'_>> = FxHashMap::default();
+    let mut acc = Collected::default();
 
     CURSOR.with(|cursor| {
         let mut cursor = cursor.borrow_mut();
         cursor.set_byte_range(range.clone().unwrap_or(0..usize::MAX));
         let mut matches = cursor.matches(&config.query, root, text.as_bytes());
         while let Some(query_match) = matches.next() {
-            collect_match(
-                config,
-                query_match,
-                text,
-                range.as_ref(),
-                &mut defs,
-                &mut refs,
-                &mut imports,
-            );
+            collect_match(config, query_match, text, range.as_ref(), &mut acc);
         }
     });
 
+    let Collected {
+        defs,
+        refs,
+        imports,
+    } = acc;
     let defs = assemble_defs(config, defs, text, is_test_file);
     let refs = assemble_refs(refs, &defs);
     let mut imports: Vec<_> = imports
@@ -426,7 +438,131 @@ fn extract_range(
         .flat_map(ImportBuilder::finish)
         .collect();
     imports.sort_by(|a, b| (a.range, &a.source).cmp(&(b.range, &b.source)));
+    let defs = with_statements(
+        config,
+        root,
+        range.as_ref(),
+        defs,
+        &refs,
+        &imports,
+        text,
+        is_test_file,
+    );
     (defs, refs, imports)
+}
+
+/// Adjacent top-level statements make one definition while it spans fewer lines than this
+/// (a longer statement is one definition alone): a script is found and shown in parts.
+const MAX_STATEMENTS_LINES: usize = 60;
+
+/// The name of every `statements` definition (see [`DefKind::Statements`]).
+pub const STATEMENTS_NAME: &str = "(top-level code)";
+
+/// Adds the runs of adjacent top-level statements that run code to `defs`, as `statements`
+/// definitions in start order. A statement holding a definition or an import, or no
+/// reference (a docstring, `"use strict"`), is not code a task is about and ends a run.
+#[allow(clippy::too_many_arguments)]
+fn with_statements(
+    config: &LanguageConfig,
+    root: Node<'_>,
+    range: Option<&Range<usize>>,
+    defs: Vec<Def>,
+    refs: &[Ref],
+    imports: &[Import],
+    text: &str,
+    is_test_file: bool,
+) -> Vec<Def> {
+    if config.statement_kinds.is_empty() {
+        return defs;
+    }
+    // The top-level statements (in `range`), each with its place among the top-level nodes
+    // that are not comments: two statements are adjacent when their places follow each
+    // other.
+    let mut cursor = root.walk();
+    let statements: Vec<(u32, Node<'_>)> = root
+        .named_children(&mut cursor)
+        .filter(|child| !config.comment_kinds.contains(&child.kind()))
+        .enumerate()
+        .filter(|(_, child)| config.statement_kinds.contains(&child.kind()))
+        .filter(|(_, child)| range.is_none_or(|range| range.contains(&child.start_byte())))
+        .map(|(place, child)| (place as u32, child))
+        .collect();
+    if statements.is_empty() {
+        return defs;
+    }
+    // A definition or import inside a top-level statement starts inside it (its name, for a
+    // definition): sorted starts answer in a binary search.
+    let mut starts: Vec<u32> = defs
+        .iter()
+        .map(|def| def.name_range.start)
+        .chain(imports.iter().map(|import| import.range.start))
+        .collect();
+    starts.sort_unstable();
+    let holds = |sorted: &[u32], range: TextRange| {
+        let first = sorted.partition_point(|start| *start < range.start);
+        sorted.get(first).is_some_and(|start| *start < range.end)
+    };
+    let runs_code = |(_, node): &(u32, Node<'_>)| {
+        let range = node_range(*node);
+        let first_ref = refs.partition_point(|reference| reference.range.start < range.start);
+        refs.get(first_ref)
+            .is_some_and(|reference| reference.range.end <= range.end)
+            && !holds(&starts, range)
+    };
+    // (first, last, last's place)
+    let mut runs: Vec<(Node<'_>, Node<'_>, u32)> = Vec::new();
+    for (place, node) in statements.into_iter().filter(runs_code) {
+        match runs.last_mut() {
+            Some((first, last, last_place))
+                if place == *last_place + 1
+                    && node.end_position().row - first.start_position().row
+                        < MAX_STATEMENTS_LINES =>
+            {
+                *last = node;
+                *last_place = place;
+            }
+            _ => runs.push((node, node, place)),
+        }
+    }
+    if runs.is_empty() {
+        return defs;
+    }
+    let blocks: Vec<Def> = runs
+        .into_iter()
+        .map(|(first, last, _)| {
+            let range = TextRange::new(first.start_byte(), last.end_byte());
+            let first_line = text[first.byte_range()].lines().next().unwrap_or("").trim();
+            Def {
+                name: STATEMENTS_NAME.into(),
+                kind: DefKind::Statements,
+                range,
+                name_range: TextRange::new(first.start_byte(), first.start_byte()),
+                parent: None,
+                signature: first_line.into(),
+                doc: None,
+                exported: false,
+                test: is_test_file,
+                container: None,
+            }
+        })
+        .collect();
+    // Merged in start order; a statement holds no definition, so no parent moves but by the
+    // blocks before it.
+    let mut merged: Vec<Def> = Vec::with_capacity(defs.len() + blocks.len());
+    let mut new_index: Vec<u32> = Vec::with_capacity(defs.len());
+    let mut blocks = blocks.into_iter().peekable();
+    for def in defs {
+        while let Some(block) = blocks.next_if(|block| block.range.start <= def.range.start) {
+            merged.push(block);
+        }
+        new_index.push(merged.len() as u32);
+        merged.push(def);
+    }
+    merged.extend(blocks);
+    for def in &mut merged {
+        def.parent = def.parent.map(|parent| new_index[parent as usize]);
+    }
+    merged
 }
 
 fn collect_match<'tree>(
@@ -434,10 +570,13 @@ fn collect_match<'tree>(
     query_match: &tree_sitter::QueryMatch<'_, 'tree>,
     text: &str,
     range: Option<&Range<usize>>,
-    defs: &mut FxHashMap<usize, DefBuilder<'tree>>,
-    refs: &mut FxHashMap<usize, RefBuilder>,
-    imports: &mut FxHashMap<usize, ImportBuilder<'tree>>,
+    acc: &mut Collected<'tree>,
 ) {
+    let Collected {
+        defs,
+        refs,
+        imports,
+    } = acc;
     // The primary capture decides what the match is about.
     let mut primary: Option<(CaptureRole, Node<'tree>)> = None;
     let mut name = None;

@@ -8,7 +8,7 @@ mod doc;
 mod extract;
 mod imports;
 
-pub use extract::{extract, extract_incremental, TextChange};
+pub use extract::{extract, extract_incremental, TextChange, STATEMENTS_NAME};
 
 use std::cell::RefCell;
 use std::ops::Range;

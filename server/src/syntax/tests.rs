@@ -155,6 +155,33 @@ def _helper():
 }
 
 #[test]
+fn python_top_level_statements_that_run_code() {
+    // The docstring, the imports and the definitions are not statements of code; a comment
+    // between two statements does not end their run; a definition does.
+    check(
+        "python_top_level_statements",
+        Language::Python,
+        false,
+        r#""""Maps vendored packages to their new names."""
+import sys
+
+for package in ("urllib3", "idna"):
+    locals()[package] = __import__(package)
+# Kept for old imports.
+sys.modules["requests.packages"] = sys.modules[__name__]
+
+target = chardet.__name__
+
+def main():
+    return target
+
+if __name__ == "__main__":
+    main()
+"#,
+    );
+}
+
+#[test]
 fn python_tests_are_marked_only_in_test_files() {
     let text = "def test_total():\n    assert total() == 1\n\nclass TestPricing:\n    def test_zero(self):\n        pass\n";
     insta::assert_snapshot!(
@@ -255,6 +282,30 @@ require('./side-effect');
 async function later() { return import('./lazy'); }
 const local = 1;
 export { local };
+"#,
+    );
+}
+
+#[test]
+fn javascript_top_level_statements_that_run_code() {
+    // `"use strict"` holds no reference; the import and the function are not statements of
+    // code; the calls and the assignment to `module.exports` are.
+    check(
+        "javascript_top_level_statements",
+        Language::JavaScript,
+        false,
+        r#"'use strict';
+const express = require('express');
+const app = express();
+
+app.use(express.json());
+app.get('/', (req, res) => res.send('ok'));
+
+function start(port) {
+  return app.listen(port);
+}
+
+module.exports = { app, start };
 "#,
     );
 }
