@@ -214,12 +214,18 @@ impl Documents {
 mod tests {
     use super::*;
 
+    /// A document of `text`, parsed once (so that the next parse is incremental).
+    fn parsed_document(path: &str, text: &str, lang: Language) -> Document {
+        let mut document = Document::new((0, path.into()), text, 1, Some(lang));
+        let first = document.text();
+        document.reparse(&first, false);
+        document
+    }
+
     #[test]
     fn incremental_edits_match_a_fresh_parse() {
         let text = "def a():\n    return 1\n\nclass Café:\n    def b(self): pass\n";
-        let mut document = Document::new((0, "a.py".into()), text, 1, Some(Language::Python));
-        let first = document.text();
-        document.reparse(&first, false);
+        let mut document = parsed_document("a.py", text, Language::Python);
         // Insert a function after the class, then rename `a` to `alpha`.
         let at = text.len();
         document.apply_edit(Some(at..at), "def zz():\n    pass\n");
@@ -232,52 +238,42 @@ mod tests {
         assert_eq!(names, ["alpha", "Café", "b", "zz"]);
     }
 
+    /// Applies one edit, reparses and checks the incremental result against a fresh parse.
+    fn edit_matches_a_fresh_parse(
+        document: &mut Document,
+        lang: Language,
+        range: std::ops::Range<usize>,
+        new_text: &str,
+    ) -> FileSyntax {
+        document.apply_edit(Some(range), new_text);
+        let edited = document.text();
+        let incremental = document.reparse(&edited, false).unwrap();
+        assert_eq!(incremental, syntax::analyze(lang, &edited, false));
+        incremental
+    }
+
     #[test]
     fn a_file_with_top_level_statements_is_extracted_whole_after_an_edit() {
         // Statements merge into runs that an edit may join or split: the file is extracted
         // whole, and answers as a fresh parse does.
-        let text = "import sys
-
-for m in list(sys.modules):
-    print(m)
-
-def f():
-    pass
-
-sys.exit(0)
-";
-        let mut document = Document::new((0, "a.py".into()), text, 1, Some(Language::Python));
-        let first = document.text();
-        document.reparse(&first, false);
+        let text = "import sys\n\nfor m in list(sys.modules):\n    print(m)\n\ndef f():\n    pass\n\nsys.exit(0)\n";
+        let mut document = parsed_document("a.py", text, Language::Python);
+        let kinds = |syntax: &FileSyntax| -> Vec<&str> {
+            syntax.defs.iter().map(|def| def.kind.name()).collect()
+        };
         // Removing the function joins the loop and the exit into one run.
-        let start = text.find("def f").unwrap();
-        let end = text.find("sys.exit").unwrap();
-        document.apply_edit(Some(start..end), "");
-        let edited = document.text();
-        let incremental = document.reparse(&edited, false).unwrap();
-        assert_eq!(
-            incremental,
-            syntax::analyze(Language::Python, &edited, false)
-        );
-        let kinds: Vec<&str> = incremental.defs.iter().map(|def| def.kind.name()).collect();
-        assert_eq!(kinds, ["statements"]);
+        let (start, end) = (text.find("def f").unwrap(), text.find("sys.exit").unwrap());
+        let joined = edit_matches_a_fresh_parse(&mut document, Language::Python, start..end, "");
+        assert_eq!(kinds(&joined), ["statements"]);
         // A new function in the middle splits them again.
-        let at = edited.find("sys.exit").unwrap();
-        document.apply_edit(
-            Some(at..at),
-            "def g():
-    pass
-
-",
+        let at = document.text().find("sys.exit").unwrap();
+        let split = edit_matches_a_fresh_parse(
+            &mut document,
+            Language::Python,
+            at..at,
+            "def g():\n    pass\n\n",
         );
-        let edited = document.text();
-        let incremental = document.reparse(&edited, false).unwrap();
-        assert_eq!(
-            incremental,
-            syntax::analyze(Language::Python, &edited, false)
-        );
-        let kinds: Vec<&str> = incremental.defs.iter().map(|def| def.kind.name()).collect();
-        assert_eq!(kinds, ["statements", "function", "statements"]);
+        assert_eq!(kinds(&split), ["statements", "function", "statements"]);
     }
 
     #[test]
@@ -293,13 +289,13 @@ sys.exit(0)
         let first = document.text();
         assert!(document.reparse(&first, false).unwrap().read_by_statements);
         let at = text.len();
-        document.apply_edit(Some(at..at), "export function later(): void {}\n");
-        let edited = document.text();
-        let incremental = document.reparse(&edited, false).unwrap();
-        assert_eq!(
-            incremental,
-            syntax::analyze(Language::TypeScript, &edited, false)
+        let incremental = edit_matches_a_fresh_parse(
+            &mut document,
+            Language::TypeScript,
+            at..at,
+            "export function later(): void {}\n",
         );
+        let edited = document.text();
         let names: Vec<&str> = incremental.defs.iter().map(|def| &*def.name).collect();
         assert_eq!(names, ["Handlers", "After", "b", "later"]);
         // Semicolons after the signatures: the grammar reads them.

@@ -363,6 +363,16 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
     list
 }
 
+/// The types named `name`.
+fn types_named(index: &Index, name: &str) -> Vec<DefId> {
+    index
+        .defs_named(name)
+        .iter()
+        .copied()
+        .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_type()))
+        .collect()
+}
+
 /// The kind a type name no definition has may be named after: the longest tail of its parts
 /// that one or two types have (`TemplateResponse` -> `Response`, `SliceValidationError` ->
 /// `Error`), with those types. Only for a capitalized name of two parts or more.
@@ -372,13 +382,9 @@ fn kind_of_new_type<'n>(index: &Index, name: &'n str) -> Option<(&'n str, Vec<De
     }
     let parts = crate::index::split_identifier(name);
     parts.iter().skip(1).find_map(|part| {
+        // The parts are slices of `name`: the tail starts where the part does.
         let tail = &name[part.as_ptr() as usize - name.as_ptr() as usize..];
-        let types: Vec<DefId> = index
-            .defs_named(tail)
-            .iter()
-            .copied()
-            .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_type()))
-            .collect();
+        let types = types_named(index, tail);
         (1..=2).contains(&types.len()).then_some((tail, types))
     })
 }
@@ -582,12 +588,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     // A capitalized word opening a sentence is grammar (`Add`, `Make`), unless it is the name
     // of one or two types (`Option calls cleandoc on help`): then it may be the subject.
     for word in &analysis.opening_words {
-        let types: Vec<DefId> = index
-            .defs_named(word)
-            .iter()
-            .copied()
-            .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_type()))
-            .collect();
+        let types = types_named(index, word);
         if (1..=MAX_OPENING_TYPES).contains(&types.len()) {
             for def in types {
                 fuzzy_list.push((def, format!("opening-word:{word}")));
@@ -1257,6 +1258,23 @@ mod tests {
             .unwrap_or_default()
     }
 
+    /// The ranked files of a task, as (path, reasons), best first.
+    fn ranked_files(
+        index: &Index,
+        search: &SearchIndex,
+        query: &str,
+        intent: IntentKind,
+    ) -> Vec<(String, Vec<String>)> {
+        rank_task(index, search, query, intent)
+            .files
+            .iter()
+            .map(|file| {
+                let path = index.file(file.file).unwrap().path.to_string();
+                (path, file.reasons.clone())
+            })
+            .collect()
+    }
+
     #[test]
     fn the_verb_opening_a_list_item_names_nothing() {
         let (index, _) = crate::index::tests::index_fixture(
@@ -1297,16 +1315,7 @@ export function d() {}
 "#,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
-        let files = |query: &str| -> Vec<(String, Vec<String>)> {
-            rank_task(&index, &search, query, IntentKind::BugFix)
-                .files
-                .iter()
-                .map(|file| {
-                    let path = index.file(file.file).unwrap().path.to_string();
-                    (path, file.reasons.clone())
-                })
-                .collect()
-        };
+        let files = |query: &str| ranked_files(&index, &search, query, IntentKind::BugFix);
         let ranked = files("Correct the expected type name in bigint parse errors");
         assert_eq!(ranked[0].0, "src/parser.ts", "{ranked:?}");
         assert!(ranked[0].1.contains(&"path-words:parser".to_owned()));
@@ -1340,19 +1349,15 @@ def b(): pass
 "#,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
-        let ranking = rank_task(
+        let ranked = ranked_files(
             &index,
             &search,
             "Add TemplateResponse",
             IntentKind::Implementation,
         );
-        let best = &ranking.files[0];
-        assert_eq!(
-            index.file(best.file).unwrap().path.as_ref(),
-            "app/responses.py"
-        );
-        assert!(best
-            .reasons
+        assert_eq!(ranked[0].0, "app/responses.py");
+        assert!(ranked[0]
+            .1
             .contains(&"kind-of:TemplateResponse~Response".to_owned()));
         // Only a tail is a kind: a name is not its own.
         assert!(kind_of_new_type(&index, "JSONResponse").is_some());

@@ -97,14 +97,7 @@ for _ in range(2):
 "#,
         &["tools/seed.py:main (function)"],
     );
-    let (index, _) = index_fixture(
-        "//- /tools/seed.py
-def main():
-    pass
-
-main()
-",
-    );
+    let (index, _) = index_fixture("//- /tools/seed.py\ndef main():\n    pass\n\nmain()\n");
     let file = index.file_id(0, "tools/seed.py").unwrap();
     let kinds: Vec<DefKind> = index
         .file(file)

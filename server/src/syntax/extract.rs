@@ -498,16 +498,16 @@ fn with_statements(
         .chain(imports.iter().map(|import| import.range.start))
         .collect();
     starts.sort_unstable();
-    let holds = |sorted: &[u32], range: TextRange| {
-        let first = sorted.partition_point(|start| *start < range.start);
-        sorted.get(first).is_some_and(|start| *start < range.end)
+    let holds = |range: TextRange| {
+        let first = starts.partition_point(|start| *start < range.start);
+        starts.get(first).is_some_and(|start| *start < range.end)
     };
     let runs_code = |(_, node): &(u32, Node<'_>)| {
         let range = node_range(*node);
         let first_ref = refs.partition_point(|reference| reference.range.start < range.start);
         refs.get(first_ref)
             .is_some_and(|reference| reference.range.end <= range.end)
-            && !holds(&starts, range)
+            && !holds(range)
     };
     // (first, last, last's place)
     let mut runs: Vec<(Node<'_>, Node<'_>, u32)> = Vec::new();
