@@ -133,16 +133,11 @@ pub fn count_by_language(
         for counts in [languages.entry(data.lang.name()).or_default(), &mut total] {
             counts.files += 1;
             counts.bytes += data.text.len() as u64;
-            counts.definitions += data
-                .syntax
-                .defs
-                .iter()
-                .filter(|def| def.kind.is_named())
-                .count();
+            counts.definitions += data.syntax.named_defs().count();
             counts.imports += data.syntax.imports.len();
             counts.references += data.syntax.refs.len();
             counts.files_with_syntax_errors += usize::from(!data.syntax.issues.is_empty());
-            for def in data.syntax.defs.iter().filter(|def| def.kind.is_named()) {
+            for def in data.syntax.named_defs() {
                 *counts.kinds.entry(def.kind.name()).or_default() += 1;
                 if in_function_body(&data.syntax.defs, def) {
                     *counts.nested_kinds.entry(def.kind.name()).or_default() += 1;

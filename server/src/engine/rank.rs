@@ -373,6 +373,9 @@ fn types_named(index: &Index, name: &str) -> Vec<DefId> {
         .collect()
 }
 
+/// A new type's tail names its kind when at most this many types have that name.
+const MAX_KIND_TYPES: usize = 2;
+
 /// The kind a type name no definition has may be named after: the longest tail of its parts
 /// that one or two types have (`TemplateResponse` -> `Response`, `SliceValidationError` ->
 /// `Error`), with those types. Only for a capitalized name of two parts or more.
@@ -385,7 +388,9 @@ fn kind_of_new_type<'n>(index: &Index, name: &'n str) -> Option<(&'n str, Vec<De
         // The parts are slices of `name`: the tail starts where the part does.
         let tail = &name[part.as_ptr() as usize - name.as_ptr() as usize..];
         let types = types_named(index, tail);
-        (1..=2).contains(&types.len()).then_some((tail, types))
+        (1..=MAX_KIND_TYPES)
+            .contains(&types.len())
+            .then_some((tail, types))
     })
 }
 

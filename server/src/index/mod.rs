@@ -405,7 +405,7 @@ impl Index {
     }
 
     fn unlink_defs(&mut self, file: FileId, data: &FileData, changes: &mut NameChanges) {
-        for def in data.syntax.defs.iter().filter(|def| def.kind.is_named()) {
+        for def in data.syntax.named_defs() {
             if let (None, Some(container)) = (def.parent, &def.container) {
                 if let Some(entry) = self.defs_by_container.get_mut(container) {
                     entry.retain(|def_id| def_id.file != file);

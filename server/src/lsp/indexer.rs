@@ -342,12 +342,7 @@ pub fn status(shared: &Shared, world: &World) -> StatusResult {
     }
     let (mut n_defs, mut n_refs) = (0, 0);
     for (_, data) in world.index.files() {
-        n_defs += data
-            .syntax
-            .defs
-            .iter()
-            .filter(|def| def.kind.is_named())
-            .count();
+        n_defs += data.syntax.named_defs().count();
         n_refs += data.syntax.refs.len();
     }
     let indexing = !shared.is_ready() || shared.n_jobs.load(Ordering::SeqCst) > 0;

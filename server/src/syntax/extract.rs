@@ -10,7 +10,7 @@ use std::ops::{ControlFlow, Range};
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, Tree};
 
-use super::{doc, imports::ImportBuilder, Def, FileSyntax, Import, Ref, SyntaxIssue};
+use super::{doc, imports::ImportBuilder, refs_within, Def, FileSyntax, Import, Ref, SyntaxIssue};
 use crate::base::{FxHashMap, LineIndex, TextRange};
 use crate::languages::{CaptureRole, DefKind, Language, LanguageConfig, VisibilityRule};
 
@@ -399,14 +399,6 @@ fn reextracted_region(
 
 type Extracted = (Vec<Def>, Vec<Ref>, Vec<Import>);
 
-/// What the query's matches make, before assembly.
-#[derive(Default)]
-struct Collected<'tree> {
-    defs: FxHashMap<usize, DefBuilder<'tree>>,
-    refs: FxHashMap<usize, RefBuilder>,
-    imports: FxHashMap<usize, ImportBuilder<'tree>>,
-}
-
 /// Runs the query over the whole tree, or over the matches whose main node starts in `range`.
 fn extract_range(
     config: &LanguageConfig,
@@ -415,22 +407,27 @@ fn extract_range(
     is_test_file: bool,
     range: Option<Range<usize>>,
 ) -> Extracted {
-    let mut acc = Collected::default();
+    let mut defs: FxHashMap<usize, DefBuilder<'_>> = FxHashMap::default();
+    let mut refs: FxHashMap<usize, RefBuilder> = FxHashMap::default();
+    let mut imports: FxHashMap<usize, ImportBuilder<'_>> = FxHashMap::default();
 
     CURSOR.with(|cursor| {
         let mut cursor = cursor.borrow_mut();
         cursor.set_byte_range(range.clone().unwrap_or(0..usize::MAX));
         let mut matches = cursor.matches(&config.query, root, text.as_bytes());
         while let Some(query_match) = matches.next() {
-            collect_match(config, query_match, text, range.as_ref(), &mut acc);
+            collect_match(
+                config,
+                query_match,
+                text,
+                range.as_ref(),
+                &mut defs,
+                &mut refs,
+                &mut imports,
+            );
         }
     });
 
-    let Collected {
-        defs,
-        refs,
-        imports,
-    } = acc;
     let defs = assemble_defs(config, defs, text, is_test_file);
     let refs = assemble_refs(refs, &defs);
     let mut imports: Vec<_> = imports
@@ -438,17 +435,14 @@ fn extract_range(
         .flat_map(ImportBuilder::finish)
         .collect();
     imports.sort_by(|a, b| (a.range, &a.source).cmp(&(b.range, &b.source)));
-    let defs = with_statements(
+    with_statements(
         config,
         root,
         range.as_ref(),
-        defs,
-        &refs,
-        &imports,
+        (defs, refs, imports),
         text,
         is_test_file,
-    );
-    (defs, refs, imports)
+    )
 }
 
 /// Adjacent top-level statements make one definition while it spans fewer lines than this
@@ -458,22 +452,20 @@ const MAX_STATEMENTS_LINES: usize = 60;
 /// The name of every `statements` definition (see [`DefKind::Statements`]).
 pub const STATEMENTS_NAME: &str = "(top-level code)";
 
-/// Adds the runs of adjacent top-level statements that run code to `defs`, as `statements`
-/// definitions in start order. A statement holding a definition or an import, or no
-/// reference (a docstring, `"use strict"`), is not code a task is about and ends a run.
-#[allow(clippy::too_many_arguments)]
+/// Adds the runs of adjacent top-level statements (in `range`) that run code to the
+/// extracted definitions, as `statements` definitions in start order. A statement holding a
+/// definition or an import, or no reference (a docstring, `"use strict"`), is not code a task
+/// is about and ends a run.
 fn with_statements(
     config: &LanguageConfig,
     root: Node<'_>,
     range: Option<&Range<usize>>,
-    defs: Vec<Def>,
-    refs: &[Ref],
-    imports: &[Import],
+    (defs, refs, imports): Extracted,
     text: &str,
     is_test_file: bool,
-) -> Vec<Def> {
+) -> Extracted {
     if config.statement_kinds.is_empty() {
-        return defs;
+        return (defs, refs, imports);
     }
     // The top-level statements (in `range`), each with its place among the top-level nodes
     // that are not comments: two statements are adjacent when their places follow each
@@ -488,7 +480,7 @@ fn with_statements(
         .map(|(place, child)| (place as u32, child))
         .collect();
     if statements.is_empty() {
-        return defs;
+        return (defs, refs, imports);
     }
     // A definition or import inside a top-level statement starts inside it (its name, for a
     // definition): sorted starts answer in a binary search.
@@ -504,10 +496,7 @@ fn with_statements(
     };
     let runs_code = |(_, node): &(u32, Node<'_>)| {
         let range = node_range(*node);
-        let first_ref = refs.partition_point(|reference| reference.range.start < range.start);
-        refs.get(first_ref)
-            .is_some_and(|reference| reference.range.end <= range.end)
-            && !holds(range)
+        refs_within(&refs, range).next().is_some() && !holds(range)
     };
     // (first, last, last's place)
     let mut runs: Vec<(Node<'_>, Node<'_>, u32)> = Vec::new();
@@ -525,7 +514,7 @@ fn with_statements(
         }
     }
     if runs.is_empty() {
-        return defs;
+        return (defs, refs, imports);
     }
     let blocks: Vec<Def> = runs
         .into_iter()
@@ -562,7 +551,7 @@ fn with_statements(
     for def in &mut merged {
         def.parent = def.parent.map(|parent| new_index[parent as usize]);
     }
-    merged
+    (merged, refs, imports)
 }
 
 fn collect_match<'tree>(
@@ -570,13 +559,10 @@ fn collect_match<'tree>(
     query_match: &tree_sitter::QueryMatch<'_, 'tree>,
     text: &str,
     range: Option<&Range<usize>>,
-    acc: &mut Collected<'tree>,
+    defs: &mut FxHashMap<usize, DefBuilder<'tree>>,
+    refs: &mut FxHashMap<usize, RefBuilder>,
+    imports: &mut FxHashMap<usize, ImportBuilder<'tree>>,
 ) {
-    let Collected {
-        defs,
-        refs,
-        imports,
-    } = acc;
     // The primary capture decides what the match is about.
     let mut primary: Option<(CaptureRole, Node<'tree>)> = None;
     let mut name = None;

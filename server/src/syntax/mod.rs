@@ -99,14 +99,22 @@ pub struct FileSyntax {
 impl FileSyntax {
     /// The references inside `range`, in order: a binary search, not a scan of the file's.
     pub fn refs_in(&self, range: TextRange) -> impl Iterator<Item = &Ref> + '_ {
-        let first = self
-            .refs
-            .partition_point(|reference| reference.range.start < range.start);
-        self.refs[first..]
-            .iter()
-            .take_while(move |reference| reference.range.start < range.end)
-            .filter(move |reference| range.contains_range(reference.range))
+        refs_within(&self.refs, range)
     }
+
+    /// The definitions that have a name (see [`DefKind::is_named`]).
+    pub fn named_defs(&self) -> impl Iterator<Item = &Def> + '_ {
+        self.defs.iter().filter(|def| def.kind.is_named())
+    }
+}
+
+/// The references of `refs` (sorted by start) inside `range`, in order.
+fn refs_within(refs: &[Ref], range: TextRange) -> impl Iterator<Item = &Ref> + '_ {
+    let first = refs.partition_point(|reference| reference.range.start < range.start);
+    refs[first..]
+        .iter()
+        .take_while(move |reference| reference.range.start < range.end)
+        .filter(move |reference| range.contains_range(reference.range))
 }
 
 thread_local! {
