@@ -6,7 +6,7 @@
 //!
 //! The texts are every source file of the fixture repos plus a Django-like Python module; the
 //! edits insert, delete and replace spans (snippets of code, comments, decorators, blank lines,
-//! bits of the file itself), several per reparse, and several reparses per case.
+//! bits of the file itself, top-level calls), several per reparse, and several reparses per case.
 
 use std::path::{Path, PathBuf};
 
@@ -59,14 +59,27 @@ def test_products():
     assert get_products() is not None
 
 
+admin.site.register(Product)
+# Registered twice on purpose.
+admin.site.register(Product, ProductAdmin)
+
+
 class ProductAdmin(admin.ModelAdmin):
     list_display = ("name", "price")
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related()
+
+
+for name in list(registry):
+    warm(name)
+
+if __name__ == "__main__":
+    main(get_products())
 "#;
 
-/// Snippets an edit may insert.
+/// Snippets an edit may insert (top-level calls among them: runs of top-level statements are
+/// definitions that edits join, split and cut).
 const SNIPPETS: &[&str] = &[
     "\n",
     "\n\n",
@@ -89,6 +102,9 @@ const SNIPPETS: &[&str] = &[
     "export function inserted() { return run(); }\n",
     "const X = 1;\n",
     "\"\"\"doc\"\"\"\n",
+    "run(x)\n",
+    "app.use(run);\n",
+    "if ready:\n    start()\n",
     "(",
     ")",
     "{",
@@ -293,6 +309,125 @@ fn an_edit_inside_one_function_of_a_long_file_equals_a_full_extraction() {
         insert: EditSource::Snippet(SNIPPETS.len() - 1),
     }]];
     if let Err(err) = check_rounds("long.py", Language::Python, &text, &rounds) {
+        panic!("{err}");
+    }
+}
+
+#[test]
+fn edits_among_top_level_statements_equal_a_full_extraction() {
+    // Functions with a call after each, a sequence of calls longer than one run and a run
+    // with comments in it: an edit in the sequence moves where its runs are cut, one between
+    // two functions joins or splits two runs, one at a run's end shortens it.
+    let functions = |from: usize| -> String {
+        (from..from + 60)
+            .map(|idx| format!("def f{idx}(a):\n    return g{idx}(a)\n\nf{idx}(1)\n\n"))
+            .collect()
+    };
+    let calls: String = (0..150).map(|idx| format!("h{idx}(x)\n")).collect();
+    let commented =
+        "def sep():\n    pass\n\na(1)\nb(2)\n# c\nc(3)\ndef mid():\n    pass\nd(4)\n# e\ne(5)\n\n";
+    let text = format!("{}{calls}\n{commented}{}", functions(0), functions(60));
+    let at = |needle: &str| text.find(needle).expect("present");
+    let snippet = |snippet: &str| {
+        EditSource::Snippet(
+            SNIPPETS
+                .iter()
+                .position(|s| *s == snippet)
+                .expect("a snippet"),
+        )
+    };
+    // Each round edits before the previous one, so that the offsets found in `text` hold.
+    let rounds = vec![
+        // The last call of a run with comments in it becomes an assignment: the run, which
+        // starts six items before the edit, ends earlier.
+        vec![Edit {
+            at: at("e(5)"),
+            delete: "e(5)\n".len(),
+            insert: snippet("x = 1\n"),
+        }],
+        vec![Edit {
+            at: at("def mid("),
+            delete: "def mid():\n    pass\n".len(),
+            insert: snippet("\n"),
+        }],
+        // A function inserted in the sequence: its run splits in two.
+        vec![Edit {
+            at: at("h120(x)"),
+            delete: 0,
+            insert: snippet("def inserted(a, b):\n    return helper(a)\n"),
+        }],
+        // A call inserted in the middle of the sequence, another removed near its start:
+        // the runs are cut elsewhere.
+        vec![Edit {
+            at: at("h75(x)"),
+            delete: 0,
+            insert: snippet("run(x)\n"),
+        }],
+        vec![Edit {
+            at: at("h3(x)"),
+            delete: "h3(x)\n".len(),
+            insert: snippet("\n"),
+        }],
+        // A function between two calls removed: the calls around it become one run.
+        vec![Edit {
+            at: at("def f30("),
+            delete: "def f30(a):\n    return g30(a)\n\n".len(),
+            insert: snippet("\n"),
+        }],
+    ];
+    if let Err(err) = check_rounds("script.py", Language::Python, &text, &rounds) {
+        panic!("{err}");
+    }
+}
+
+#[test]
+fn a_line_added_in_broken_code_after_a_top_level_call_equals_a_full_extraction() {
+    // Found by the property test: a class header replaced by a call, an import dropped into
+    // the docstring below it, then a blank line after the docstring. The run the call starts
+    // reaches past the items around the last edit.
+    let snippet = |snippet: &str| {
+        EditSource::Snippet(
+            SNIPPETS
+                .iter()
+                .position(|s| *s == snippet)
+                .expect("a snippet"),
+        )
+    };
+    let (header, call, import) = (
+        "class Product(",
+        "app.use(run);\n",
+        "from .models import Cart\n",
+    );
+    let in_docstring = DJANGO_LIKE.find("\"A thing we sell").expect("present");
+    let at_header = DJANGO_LIKE.find(header).expect("present");
+    let mut broken = DJANGO_LIKE.to_owned();
+    broken.insert_str(in_docstring, import);
+    broken.replace_range(at_header..at_header + header.len(), call);
+    let rounds = vec![
+        vec![
+            Edit {
+                at: in_docstring,
+                delete: 0,
+                insert: snippet(import),
+            },
+            Edit {
+                at: at_header,
+                delete: header.len(),
+                insert: snippet(call),
+            },
+        ],
+        vec![Edit {
+            at: broken.find("\"\"\n\n    name =").expect("present"),
+            delete: 0,
+            insert: snippet("\n"),
+        }],
+    ];
+    if let Err(err) = check_rounds(
+        "shop/tests/test_models.py",
+        Language::Python,
+        DJANGO_LIKE,
+        &rounds,
+    ) {
         panic!("{err}");
     }
 }

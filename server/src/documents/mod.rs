@@ -253,9 +253,9 @@ mod tests {
     }
 
     #[test]
-    fn a_file_with_top_level_statements_is_extracted_whole_after_an_edit() {
-        // Statements merge into runs that an edit may join or split: the file is extracted
-        // whole, and answers as a fresh parse does.
+    fn edits_join_and_split_runs_of_top_level_statements() {
+        // Statements merge into runs that an edit may join or split: the runs around an edit
+        // are extracted again, and the file answers as a fresh parse does.
         let text = "import sys\n\nfor m in list(sys.modules):\n    print(m)\n\ndef f():\n    pass\n\nsys.exit(0)\n";
         let mut document = parsed_document("a.py", text, Language::Python);
         let kinds = |syntax: &FileSyntax| -> Vec<&str> {

@@ -242,17 +242,8 @@ pub fn extract_incremental(
     };
     let delta = text.len() as i64 - change.old_len as i64;
     let old_region = region.start..(region.end as i64 - delta) as usize;
-    // Top-level statements merge into runs that may cross the region's bounds: a file that
-    // has them is extracted whole.
-    let has_statements = |defs: &[Def]| defs.iter().any(|def| def.kind == DefKind::Statements);
-    if has_statements(&previous.defs) {
-        return extract(lang, new_tree, text, is_test_file);
-    }
     let (region_defs, region_refs, region_imports) =
         extract_range(config, root, text, is_test_file, Some(region.clone()));
-    if has_statements(&region_defs) {
-        return extract(lang, new_tree, text, is_test_file);
-    }
     let shift = |range: TextRange| {
         TextRange::new(
             (range.start as i64 + delta) as usize,
@@ -378,10 +369,23 @@ fn reextracted_region(
         config.comment_kinds.contains(&node.kind())
             || matches!(node.kind(), "attribute_item" | "decorator")
     };
-    while first > 0 && is_trivia(&children[first - 1]) {
+    // Top-level statements merge into runs (see `with_statements`) that an edit may join,
+    // split or cut differently up to the ends of their sequence: the region also covers the
+    // statements on either side and what may stand between two of them in a run (comments,
+    // anonymous nodes such as a `;`), so that no run crosses its bounds, before the edit or
+    // after it.
+    let joins_a_run = |node: &Node<'_>| {
+        !config.statement_kinds.is_empty()
+            && (!node.is_named()
+                || config.statement_kinds.contains(&node.kind())
+                || config.comment_kinds.contains(&node.kind()))
+    };
+    while first > 0 && (is_trivia(&children[first - 1]) || joins_a_run(&children[first - 1])) {
         first -= 1;
     }
-    while last + 1 < children.len() && is_trivia(&children[last]) {
+    while last + 1 < children.len()
+        && (is_trivia(&children[last]) || joins_a_run(&children[last + 1]))
+    {
         last += 1;
     }
     let region = children[first].start_byte()..children[last].end_byte();
