@@ -37,6 +37,10 @@ pub struct AssembleInput<'a> {
     /// Exact token counts (the engine caches them by text across requests).
     pub count: &'a (dyn Fn(&str) -> u32 + Sync),
     pub intent: &'a str,
+    /// For a task that changes the targets' own code, the best-ranked file: another file
+    /// shown only as cards nothing in the task names leaves the answer (see
+    /// `unnamed_card_files`).
+    pub best_file: Option<FileId>,
 }
 
 /// A rendering with more bytes than this many times the tokens left cannot fit in practice
@@ -280,6 +284,9 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
         }
     }
 
+    let unnamed = unnamed_card_files(input, &chosen);
+    chosen.retain(|c| !unnamed.contains(&candidates[c.candidate_idx].file));
+
     // Render and enforce the limit on the exact count of the final text.
     loop {
         let (text, used) = render_document(input, &chosen);
@@ -352,6 +359,37 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             .expect("non-empty");
         chosen.remove(worst);
     }
+}
+
+/// The files other than the best one that the chosen items would show only as cards of
+/// definitions nothing in the task names: BM25 matches, a focus file's map, the neighbours
+/// of the targets (what they call, their containers and types). When a task changes the
+/// targets' own code, such a file is almost never one the change touches (none of 14 on the
+/// benchmark's three sets, against a quarter of the other files after the best), yet it
+/// costs the reader a file: it is left out, and its cards are listed as omitted. Code that
+/// uses other definitions (an implementation, tests) needs their signatures, so `best_file`
+/// is only set for such tasks. Only while the best file has items of its own, so that an
+/// answer is never emptied (the safety net's cards, a pinned best file).
+fn unnamed_card_files(input: &AssembleInput<'_>, chosen: &[Chosen]) -> FxHashSet<FileId> {
+    let Some(best) = input.best_file else {
+        return FxHashSet::default();
+    };
+    let mut unnamed: FxHashMap<FileId, bool> = FxHashMap::default();
+    for item in chosen {
+        let candidate = &input.candidates[item.candidate_idx];
+        let is_unnamed_card = candidate.section == Section::Definitions
+            && item.rendering.fidelity != Fidelity::Full
+            && !candidate.named;
+        *unnamed.entry(candidate.file).or_insert(true) &= is_unnamed_card;
+    }
+    if !unnamed.contains_key(&best) {
+        return FxHashSet::default();
+    }
+    unnamed
+        .into_iter()
+        .filter(|(file, only_unnamed_cards)| *file != best && *only_unnamed_cards)
+        .map(|(file, _)| file)
+        .collect()
 }
 
 /// The chosen items in the order of the text: by section; in a grouped section by file (in
@@ -493,6 +531,7 @@ def execute(sql, params):
             kind: None,
             score,
             reasons: Vec::new(),
+            named: false,
             of: None,
             renderings: vec![rendering],
         };
@@ -511,6 +550,7 @@ def execute(sql, params):
             format: Format::Xml,
             count: &count,
             intent: "bug_fix",
+            best_file: None,
         });
         let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
         assert_eq!(chosen, vec![0], "{}", assembly.text);
@@ -558,6 +598,7 @@ export class Store {
                 kind: index.def(def).map(|def| def.kind),
                 score,
                 reasons: reasons.iter().map(|reason| reason.to_string()).collect(),
+                named: false,
                 of: None,
                 renderings: vec![full(&index, def)],
             }
@@ -572,6 +613,7 @@ export class Store {
                 format: Format::Xml,
                 count: &count,
                 intent: "bug_fix",
+                best_file: None,
             });
             assembly.chosen.iter().map(|c| c.candidate_idx).collect()
         };
@@ -593,6 +635,96 @@ export class Store {
                 code("create", 0.8, &[])
             ]),
             vec![0]
+        );
+    }
+
+    #[test]
+    fn another_file_shown_only_as_cards_the_task_does_not_name_leaves_a_fix() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/db.py
+def connect(url):
+    return open_connection(url)
+//- /shop/pool.py
+def open_connection(url):
+    return url
+def close_connection(conn):
+    return conn
+"#,
+        );
+        let best = index.defs_named("connect")[0].file;
+        let candidate = |name: &str, section, fidelity: bool, score, named| {
+            let def = index.defs_named(name)[0];
+            let rendering = if fidelity {
+                full(&index, def)
+            } else {
+                compact(&index, def)
+            };
+            Candidate {
+                section,
+                file: def.file,
+                def: Some(def),
+                symbol: Some(name.to_owned()),
+                kind: None,
+                score,
+                reasons: Vec::new(),
+                named,
+                of: None,
+                renderings: vec![rendering],
+            }
+        };
+        let count = |text: &str| text.len() as u32 / 4;
+        let paths = |candidates: &[Candidate], best_file| -> (Vec<String>, usize) {
+            let assembly = assemble(&AssembleInput {
+                index: &index,
+                candidates,
+                shares: [1, 1, 1, 1, 1],
+                limit: 2000,
+                format: Format::Xml,
+                count: &count,
+                intent: "bug_fix",
+                best_file,
+            });
+            let mut paths: Vec<String> = assembly
+                .chosen
+                .iter()
+                .map(|c| {
+                    index
+                        .file(candidates[c.candidate_idx].file)
+                        .unwrap()
+                        .path
+                        .to_string()
+                })
+                .collect();
+            paths.sort();
+            paths.dedup();
+            (paths, assembly.omitted.len())
+        };
+        let code = candidate("connect", Section::Code, true, 1.0, true);
+        let callee = candidate("open_connection", Section::Definitions, false, 0.5, false);
+        let matched = candidate("close_connection", Section::Definitions, false, 0.4, false);
+        // The other file's cards (a callee, a BM25 match) leave the answer and are listed as
+        // left out.
+        let cards = [code.clone(), callee.clone(), matched.clone()];
+        assert_eq!(
+            paths(&cards, Some(best)),
+            (vec!["shop/db.py".to_owned()], 2)
+        );
+        // Not when a card is named by the task, nor when the file shows code, nor for a task
+        // that does not change the targets' own code (no best file given).
+        let named = candidate("close_connection", Section::Definitions, false, 0.4, true);
+        let with_code = candidate("close_connection", Section::Code, true, 0.4, false);
+        for candidates in [
+            [code.clone(), callee.clone(), named],
+            [code.clone(), callee.clone(), with_code],
+        ] {
+            assert_eq!(paths(&candidates, Some(best)).0.len(), 2);
+        }
+        assert_eq!(paths(&cards, None).0.len(), 2);
+        // Nor when the best file has nothing in the answer: it is never emptied.
+        assert_eq!(
+            paths(&[callee, matched], Some(best)).0,
+            vec!["shop/pool.py".to_owned()]
         );
     }
 

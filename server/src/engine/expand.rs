@@ -83,6 +83,7 @@ fn def_candidate(
         kind: index.def(def).map(|def_data| def_data.kind),
         score,
         reasons,
+        named: false,
         of: None,
         renderings,
     }
@@ -172,13 +173,16 @@ pub fn expand(
             continue;
         };
         if !pinned.contains(&def.file) {
-            candidates.push(code(
-                index,
-                def,
-                Section::Code,
-                target.score,
-                target.reasons.clone(),
-            ));
+            candidates.push(Candidate {
+                named: target.named,
+                ..code(
+                    index,
+                    def,
+                    Section::Code,
+                    target.score,
+                    target.reasons.clone(),
+                )
+            });
             carded.insert(def);
         }
         // The container of a method (its class, or the type a Go method's receiver names),
@@ -252,13 +256,16 @@ pub fn expand(
         } else {
             Section::Definitions
         };
-        candidates.push(card(
-            index,
-            ranked.def,
-            section,
-            ranked.score,
-            ranked.reasons.clone(),
-        ));
+        candidates.push(Candidate {
+            named: ranked.named,
+            ..card(
+                index,
+                ranked.def,
+                section,
+                ranked.score,
+                ranked.reasons.clone(),
+            )
+        });
         n_cards += 1;
         members.push((ranked, section));
     }
@@ -663,6 +670,7 @@ fn callers_and_tests(
                 kind: Some(caller_data.kind),
                 score: score * caller_weight * rank_penalty,
                 reasons: vec![format!("caller-of:{name}")],
+                named: false,
                 of: Some(name.clone()),
                 renderings,
             };
@@ -754,6 +762,7 @@ fn imports(
             kind: None,
             score: top_score * 0.3 / (1.0 + rank as f32),
             reasons: vec![format!("imports-of:{}", data.path)],
+            named: false,
             of: None,
             renderings: vec![rendering],
         });
@@ -773,6 +782,7 @@ mod tests {
             score,
             reasons: vec!["bm25:1.00".to_owned()],
             direct: false,
+            named: false,
             from_file: 0.0,
         }
     }
@@ -785,6 +795,7 @@ mod tests {
                 score: 1.0,
                 reasons: vec!["exact-name".to_owned()],
                 direct: true,
+                named: true,
                 from_file: 0.0,
             }],
             files: vec![RankedFile {

@@ -50,6 +50,13 @@ impl IntentKind {
             .find(|kind| kind.name().replace('_', "") == normalized)
     }
 
+    /// The task changes the targets' own code (a fix, a refactor), rather than writing code
+    /// that uses other definitions (an implementation, tests) or reading them (usages, a
+    /// definition): the signatures of other files' definitions matter less to it.
+    pub fn changes_targets(self) -> bool {
+        matches!(self, IntentKind::BugFix | IntentKind::Refactor)
+    }
+
     /// Shares of the budget for definitions / code / callers / tests / imports, in percent.
     pub fn shares(self) -> [u32; 5] {
         match self {

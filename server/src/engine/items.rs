@@ -86,6 +86,9 @@ pub struct Candidate {
     pub kind: Option<DefKind>,
     pub score: f32,
     pub reasons: Vec<String>,
+    /// A ranked definition the task names (see `Ranked::named`), not one found by BM25
+    /// alone or through another candidate (its container, callee, caller, file map).
+    pub named: bool,
     /// Extra attribute for callers (`of="connect"`).
     pub of: Option<String>,
     /// Renderings, richest first; assembly takes the richest that fits.

@@ -249,6 +249,11 @@ impl Engine {
             format: request.format,
             count: &|text| self.count_tokens(request.tokenizer, text),
             intent: intent.kind.name(),
+            best_file: ranking
+                .files
+                .first()
+                .filter(|_| intent.kind.changes_targets())
+                .map(|file| file.file),
         });
         lap("assemble", &mut timings);
 

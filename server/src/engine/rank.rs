@@ -97,6 +97,9 @@ pub struct Ranked {
     pub reasons: Vec<String>,
     /// Named by the query, a trace frame or a path: certainly relevant.
     pub direct: bool,
+    /// Found through what the task names (`direct`, or a name, words that are names, a
+    /// literal, a use of a name) or in the file at the cursor, not by BM25 alone.
+    pub named: bool,
     /// The part of `score` that comes from the definition's file (its BM25 and path words).
     pub from_file: f32,
 }
@@ -124,20 +127,41 @@ pub struct Ranking {
     pub files: Vec<RankedFile>,
 }
 
+/// How the definitions of a fused list were found.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// Named by the task for certain: a trace frame, a path, a name written as code.
+    Directly,
+    /// Through what the task writes: names, words that are names, literals, uses of names.
+    ByName,
+    /// By BM25 over the definitions' words.
+    ByWords,
+}
+
+/// A definition's fused evidence.
+#[derive(Default)]
+struct Fused {
+    score: f32,
+    reasons: Vec<String>,
+    direct: bool,
+    named: bool,
+}
+
 #[derive(Default)]
 struct Fusion {
-    scores: FxHashMap<DefId, (f32, Vec<String>, bool)>,
+    scores: FxHashMap<DefId, Fused>,
 }
 
 impl Fusion {
-    fn add_list(&mut self, weight: f32, list: &[(DefId, String)], direct: bool) {
+    fn add_list(&mut self, weight: f32, list: &[(DefId, String)], found: Found) {
         for (rank, (def, reason)) in list.iter().enumerate() {
-            let entry = self.scores.entry(*def).or_insert((0.0, Vec::new(), false));
-            entry.0 += weight / (RRF_K + rank as f32 + 1.0);
-            if entry.1.len() < 6 && !entry.1.contains(reason) {
-                entry.1.push(reason.clone());
+            let entry = self.scores.entry(*def).or_default();
+            entry.score += weight / (RRF_K + rank as f32 + 1.0);
+            if entry.reasons.len() < 6 && !entry.reasons.contains(reason) {
+                entry.reasons.push(reason.clone());
             }
-            entry.2 |= direct;
+            entry.direct |= found == Found::Directly;
+            entry.named |= found != Found::ByWords;
         }
     }
 }
@@ -585,7 +609,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             ));
         }
     }
-    fusion.add_list(W_TRACE, &trace_list, true);
+    fusion.add_list(W_TRACE, &trace_list, Found::Directly);
 
     // Explicit mentions: exact names, qualified by their container when given.
     let mut mention_list: Vec<(DefId, String)> = Vec::new();
@@ -740,15 +764,19 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
         }
     }
-    fusion.add_list(W_LITERAL, &literal_list, false);
+    fusion.add_list(W_LITERAL, &literal_list, Found::ByName);
     let usage_list = external_usages(index, analysis);
-    fusion.add_list(W_USAGE, &usage_list, false);
+    fusion.add_list(W_USAGE, &usage_list, Found::ByName);
     let co_list = co_references(index, &analysis.mentions);
-    fusion.add_list(W_USAGE, &co_list, false);
-    let direct_mentions = analysis.mentions.iter().any(|mention| mention.certain);
-    fusion.add_list(W_MENTION, &mention_list, direct_mentions);
-    fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, false);
-    fusion.add_list(W_USED_MENTION, &used_list, false);
+    fusion.add_list(W_USAGE, &co_list, Found::ByName);
+    let mentions_found = if analysis.mentions.iter().any(|mention| mention.certain) {
+        Found::Directly
+    } else {
+        Found::ByName
+    };
+    fusion.add_list(W_MENTION, &mention_list, mentions_found);
+    fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, Found::ByName);
+    fusion.add_list(W_USED_MENTION, &used_list, Found::ByName);
 
     // Mentioned paths: the file's top-level definitions.
     let mut path_list: Vec<(DefId, String)> = Vec::new();
@@ -819,7 +847,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
         }
     }
-    fusion.add_list(W_PATH, &path_list, true);
+    fusion.add_list(W_PATH, &path_list, Found::Directly);
 
     // Natural language: word pairs as identifiers, and single words that are names.
     let mut compound_list: Vec<(DefId, String)> = Vec::new();
@@ -837,7 +865,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             compound_list.push((def, format!("words:{candidate}~{name}")));
         }
     }
-    fusion.add_list(W_COMPOUND, &compound_list, false);
+    fusion.add_list(W_COMPOUND, &compound_list, Found::ByName);
     let mut word_list: Vec<(DefId, String)> = Vec::new();
     let mut seen_words = FxHashSet::default();
     // The names written as tools of the change (`raise InvalidURL`): their definitions are
@@ -881,7 +909,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             word_list.push((def, format!("word-is-name:{word}")));
         }
     }
-    fusion.add_list(W_WORD_NAME, &word_list, false);
+    fusion.add_list(W_WORD_NAME, &word_list, Found::ByName);
 
     // BM25 over definitions and files.
     let bm25_defs = input.search.search_defs(&analysis.terms, 60);
@@ -889,7 +917,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         .iter()
         .map(|(def, score)| (*def, format!("bm25:{score:.2}")))
         .collect();
-    fusion.add_list(W_BM25_DEF, &bm25_list, false);
+    fusion.add_list(W_BM25_DEF, &bm25_list, Found::ByWords);
     let wants_tests = input.intent == IntentKind::TestWriting;
     let is_test_file = |file: FileId| index.file(file).is_some_and(|data| data.is_test);
     let wanted_auxiliary: Vec<&str> = AUXILIARY_WORDS
@@ -1094,7 +1122,13 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let mut ranked: Vec<Ranked> = fusion
         .scores
         .into_iter()
-        .map(|(def, (mut score, mut reasons, direct))| {
+        .map(|(def, fused)| {
+            let Fused {
+                mut score,
+                mut reasons,
+                direct,
+                named,
+            } = fused;
             // The file-level evidence is added first; every later adjustment multiplies the
             // whole score, so the file's share of it stays the same to the end.
             let own = score;
@@ -1155,6 +1189,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score,
                 reasons,
                 direct,
+                named: named || Some(def.file) == input.active_file,
                 from_file: score * file_share,
             }
         })
@@ -1278,6 +1313,36 @@ mod tests {
                 (path, file.reasons.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn a_definition_found_by_bm25_alone_is_not_named() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /shop/db.py
+def connect(url):
+    \"\"\"Opens the pool.\"\"\"\n    return url
+             //- /shop/pool.py
+def drain():
+    \"\"\"Empties the pool.\"\"\"\n    return 1
+",
+        );
+        let search = SearchIndex::build(&index, index.generation(), None);
+        let ranking = rank_task(
+            &index,
+            &search,
+            "fix `connect` when the pool is empty",
+            IntentKind::BugFix,
+        );
+        let named = |name: &str| {
+            let ranked = ranking
+                .defs
+                .iter()
+                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
+                .unwrap_or_else(|| panic!("{name} is ranked"));
+            ranked.named
+        };
+        assert!(named("connect"));
+        assert!(!named("drain"));
     }
 
     #[test]
