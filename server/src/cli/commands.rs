@@ -235,26 +235,6 @@ struct SymbolOut {
     tier: &'static str,
 }
 
-/// The container path of a definition (`Outer.Inner`), by following parents.
-pub fn container_path(defs: &[Def], def: &Def) -> Option<String> {
-    let mut names = Vec::new();
-    let mut parent = def.parent;
-    while let Some(idx) = parent {
-        let parent_def = &defs[idx as usize];
-        names.push(if parent_def.kind == crate::languages::DefKind::Impl {
-            parent_def.signature.to_string()
-        } else {
-            parent_def.name.to_string()
-        });
-        parent = parent_def.parent;
-    }
-    names.reverse();
-    if let (None, Some(container)) = (def.parent, def.container.as_deref()) {
-        names.push(container.to_owned());
-    }
-    (!names.is_empty()).then(|| names.join("."))
-}
-
 pub(super) fn symbols(
     query: &str,
     root: &RootArgs,
@@ -272,7 +252,7 @@ pub(super) fn symbols(
             Some(SymbolOut {
                 name: def.name.to_string(),
                 kind: def.kind.name(),
-                container: container_path(&data.syntax.defs, def),
+                container: data.syntax.container_path(def),
                 path: data.path.to_string(),
                 line: pos.line + 1,
                 column: pos.col + 1,
@@ -396,7 +376,7 @@ pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<
                 end_column: end.col + 1,
                 name: def.name.to_string(),
                 kind: def.kind.name(),
-                container: container_path(&data.syntax.defs, def),
+                container: data.syntax.container_path(def),
                 signature: def.signature.to_string(),
             })
         })

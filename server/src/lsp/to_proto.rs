@@ -115,7 +115,7 @@ pub fn symbol_information(world: &World, def_id: DefId) -> Option<SymbolInformat
         tags: None,
         deprecated: None,
         location: location(world, def_id.file, def.name_range)?,
-        container_name: container_path(&data.syntax.defs, def),
+        container_name: data.syntax.container_path(def),
     })
 }
 
@@ -192,7 +192,7 @@ pub fn hover_markdown(world: &World, def_id: DefId) -> Option<String> {
     }
     out.push_str("\n---\n\n");
     out.push_str(def.kind.name());
-    if let Some(container) = container_path(&data.syntax.defs, def) {
+    if let Some(container) = data.syntax.container_path(def) {
         out.push_str(" in `");
         out.push_str(&container);
         out.push('`');
@@ -200,24 +200,4 @@ pub fn hover_markdown(world: &World, def_id: DefId) -> Option<String> {
     let line = data.line_index.line_col(def.name_range.start).line + 1;
     out.push_str(&format!(" · `{}:{line}`", data.path));
     Some(out)
-}
-
-/// The container path of a definition (`Outer.Inner`), following parents; impl blocks are
-/// named by their signature.
-pub fn container_path(defs: &[Def], def: &Def) -> Option<String> {
-    let mut names = Vec::new();
-    let mut parent = def.parent;
-    while let Some(idx) = parent {
-        let Some(parent_def) = defs.get(idx as usize) else {
-            break;
-        };
-        names.push(if parent_def.kind == DefKind::Impl {
-            parent_def.signature.to_string()
-        } else {
-            parent_def.name.to_string()
-        });
-        parent = parent_def.parent;
-    }
-    names.reverse();
-    (!names.is_empty()).then(|| names.join("."))
 }

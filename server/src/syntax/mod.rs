@@ -106,6 +106,27 @@ impl FileSyntax {
     pub fn named_defs(&self) -> impl Iterator<Item = &Def> + '_ {
         self.defs.iter().filter(|def| def.kind.is_named())
     }
+
+    /// The container path of one of this file's definitions (`Outer.Inner`), following its
+    /// parents (an impl block named by its signature), or else the type a Go method's
+    /// receiver names; `None` at the top level.
+    pub fn container_path(&self, def: &Def) -> Option<String> {
+        let mut names = Vec::new();
+        let mut parent = def.parent;
+        while let Some(parent_def) = parent.and_then(|idx| self.defs.get(idx as usize)) {
+            names.push(if parent_def.kind == DefKind::Impl {
+                parent_def.signature.to_string()
+            } else {
+                parent_def.name.to_string()
+            });
+            parent = parent_def.parent;
+        }
+        names.reverse();
+        if let (None, Some(container)) = (def.parent, def.container.as_deref()) {
+            names.push(container.to_owned());
+        }
+        (!names.is_empty()).then(|| names.join("."))
+    }
 }
 
 /// The references of `refs` (sorted by start) inside `range`, in order.

@@ -975,3 +975,32 @@ fn the_references_inside_a_definition_are_those_a_scan_finds() {
         assert_eq!(found, scanned, "{}", def.name);
     }
 }
+
+#[test]
+fn container_paths_follow_parents_impl_blocks_and_go_receivers() {
+    let path_of = |lang: Language, text: &str, name: &str| {
+        let syntax = analyze(lang, text, false);
+        let def = syntax
+            .defs
+            .iter()
+            .find(|def| &*def.name == name)
+            .expect(name);
+        syntax.container_path(def)
+    };
+    let python = "class Outer:\n    class Inner:\n        def run(self):\n            pass\n";
+    assert_eq!(
+        path_of(Language::Python, python, "run").as_deref(),
+        Some("Outer.Inner")
+    );
+    assert_eq!(path_of(Language::Python, python, "Outer"), None);
+    let rust = "struct Store;\nimpl Store {\n    fn get(&self) {}\n}\n";
+    assert_eq!(
+        path_of(Language::Rust, rust, "get").as_deref(),
+        Some("impl Store")
+    );
+    let go = "package s\n\ntype Server struct{}\n\nfunc (s *Server) ServeHTTP() {}\n";
+    assert_eq!(
+        path_of(Language::Go, go, "ServeHTTP").as_deref(),
+        Some("Server")
+    );
+}
