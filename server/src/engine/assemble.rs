@@ -285,7 +285,24 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     }
 
     let unnamed = unnamed_card_files(input, &chosen);
-    chosen.retain(|c| !unnamed.contains(&candidates[c.candidate_idx].file));
+    if !unnamed.is_empty() {
+        let (left, kept): (Vec<Chosen>, Vec<Chosen>) = chosen
+            .into_iter()
+            .partition(|c| unnamed.contains(&candidates[c.candidate_idx].file));
+        chosen = kept;
+        // Their counts stay at hand for the list of omitted items.
+        for item in left {
+            let renderings = &candidates[item.candidate_idx].renderings;
+            if let Some(rendering_idx) = renderings.iter().position(|r| {
+                r.fidelity == item.rendering.fidelity && r.range == item.rendering.range
+            }) {
+                costs.insert(
+                    (item.candidate_idx, rendering_idx),
+                    (item.block, item.tokens),
+                );
+            }
+        }
+    }
 
     // Render and enforce the limit on the exact count of the final text.
     loop {
