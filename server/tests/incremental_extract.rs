@@ -138,6 +138,11 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
     (0usize..100_000, delete, source).prop_map(|(at, delete, insert)| Edit { at, delete, insert })
 }
 
+/// The edit source inserting `text`, one of the snippets.
+fn snippet(text: &str) -> EditSource {
+    EditSource::Snippet(SNIPPETS.iter().position(|s| *s == text).expect("a snippet"))
+}
+
 fn floor_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
@@ -328,14 +333,6 @@ fn edits_among_top_level_statements_equal_a_full_extraction() {
         "def sep():\n    pass\n\na(1)\nb(2)\n# c\nc(3)\ndef mid():\n    pass\nd(4)\n# e\ne(5)\n\n";
     let text = format!("{}{calls}\n{commented}{}", functions(0), functions(60));
     let at = |needle: &str| text.find(needle).expect("present");
-    let snippet = |snippet: &str| {
-        EditSource::Snippet(
-            SNIPPETS
-                .iter()
-                .position(|s| *s == snippet)
-                .expect("a snippet"),
-        )
-    };
     // Each round edits before the previous one, so that the offsets found in `text` hold.
     let rounds = vec![
         // The last call of a run with comments in it becomes an assignment: the run, which
@@ -385,14 +382,6 @@ fn a_line_added_in_broken_code_after_a_top_level_call_equals_a_full_extraction()
     // Found by the property test: a class header replaced by a call, an import dropped into
     // the docstring below it, then a blank line after the docstring. The run the call starts
     // reaches past the items around the last edit.
-    let snippet = |snippet: &str| {
-        EditSource::Snippet(
-            SNIPPETS
-                .iter()
-                .position(|s| *s == snippet)
-                .expect("a snippet"),
-        )
-    };
     let (header, call, import) = (
         "class Product(",
         "app.use(run);\n",

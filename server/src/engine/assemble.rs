@@ -381,7 +381,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 /// The files other than the best one that the chosen items would show only as cards of
 /// definitions nothing in the task names: BM25 matches, a focus file's map, the neighbours
 /// of the targets (what they call, their containers and types). When a task changes the
-/// targets' own code, such a file is almost never one the change touches (none of 14 on the
+/// targets' own code, such a file is almost never one the change touches (none of 22 on the
 /// benchmark's three sets, against a quarter of the other files after the best), yet it
 /// costs the reader a file: it is left out, and its cards are listed as omitted. Code that
 /// uses other definitions (an implementation, tests) needs their signatures, so `best_file`
@@ -523,9 +523,31 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
 
 #[cfg(test)]
 mod tests {
-    use super::{assemble, AssembleInput};
+    use super::{assemble, AssembleInput, Assembly};
+    use crate::base::FileId;
     use crate::engine::items::{compact, full, Candidate};
     use crate::engine::{ContextRequest, Engine, Format, Section};
+    use crate::index::Index;
+
+    /// The assembly of a fix's candidates in XML, counting a token per four bytes.
+    fn assembled(
+        index: &Index,
+        candidates: &[Candidate],
+        shares: [u32; 5],
+        limit: u32,
+        best_file: Option<FileId>,
+    ) -> Assembly {
+        assemble(&AssembleInput {
+            index,
+            candidates,
+            shares,
+            limit,
+            format: Format::Xml,
+            count: &|text: &str| text.len() as u32 / 4,
+            intent: "bug_fix",
+            best_file,
+        })
+    }
 
     #[test]
     fn a_card_gives_way_to_the_code_it_sums_up() {
@@ -556,19 +578,9 @@ def execute(sql, params):
             candidate(Section::Callers, 0.5, full(&index, def)),
             candidate(Section::Definitions, 1.0, compact(&index, def)),
         ];
-        let count = |text: &str| text.len() as u32 / 4;
         // The card scores better and is chosen first; the code, in what is left of the
         // budget, replaces it.
-        let assembly = assemble(&AssembleInput {
-            index: &index,
-            candidates: &candidates,
-            shares: [1, 0, 1, 0, 0],
-            limit: 400,
-            format: Format::Xml,
-            count: &count,
-            intent: "bug_fix",
-            best_file: None,
-        });
+        let assembly = assembled(&index, &candidates, [1, 0, 1, 0, 0], 400, None);
         let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
         assert_eq!(chosen, vec![0], "{}", assembly.text);
         // The card is not listed as left out: its code holds it.
@@ -620,18 +632,8 @@ export class Store {
                 renderings: vec![full(&index, def)],
             }
         };
-        let count = |text: &str| text.len() as u32 / 4;
         let chosen = |candidates: &[Candidate]| -> Vec<usize> {
-            let assembly = assemble(&AssembleInput {
-                index: &index,
-                candidates,
-                shares: [0, 1, 0, 0, 0],
-                limit: 1000,
-                format: Format::Xml,
-                count: &count,
-                intent: "bug_fix",
-                best_file: None,
-            });
+            let assembly = assembled(&index, candidates, [0, 1, 0, 0, 0], 1000, None);
             assembly.chosen.iter().map(|c| c.candidate_idx).collect()
         };
         // The inner function is chosen first; the whole function, which shows it and its
@@ -670,9 +672,9 @@ def close_connection(conn):
 "#,
         );
         let best = index.defs_named("connect")[0].file;
-        let candidate = |name: &str, section, fidelity: bool, score, named| {
+        let candidate = |name: &str, section, is_code: bool, score, named| {
             let def = index.defs_named(name)[0];
-            let rendering = if fidelity {
+            let rendering = if is_code {
                 full(&index, def)
             } else {
                 compact(&index, def)
@@ -690,18 +692,8 @@ def close_connection(conn):
                 renderings: vec![rendering],
             }
         };
-        let count = |text: &str| text.len() as u32 / 4;
         let paths = |candidates: &[Candidate], best_file| -> (Vec<String>, usize) {
-            let assembly = assemble(&AssembleInput {
-                index: &index,
-                candidates,
-                shares: [1, 1, 1, 1, 1],
-                limit: 2000,
-                format: Format::Xml,
-                count: &count,
-                intent: "bug_fix",
-                best_file,
-            });
+            let assembly = assembled(&index, candidates, [1, 1, 1, 1, 1], 2000, best_file);
             let mut paths: Vec<String> = assembly
                 .chosen
                 .iter()

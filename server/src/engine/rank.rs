@@ -1290,12 +1290,17 @@ mod tests {
     /// The reasons of the best-ranked definition named `name` for an implementation task.
     fn reasons_of(index: &Index, search: &SearchIndex, query: &str, name: &str) -> Vec<String> {
         let ranking = rank_task(index, search, query, IntentKind::Implementation);
+        ranked_named(index, &ranking, name)
+            .map(|ranked| ranked.reasons.clone())
+            .unwrap_or_default()
+    }
+
+    /// The best-ranked definition named `name`.
+    fn ranked_named<'a>(index: &Index, ranking: &'a Ranking, name: &str) -> Option<&'a Ranked> {
         ranking
             .defs
             .iter()
             .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
-            .map(|ranked| ranked.reasons.clone())
-            .unwrap_or_default()
     }
 
     /// The ranked files of a task, as (path, reasons), best first.
@@ -1318,13 +1323,16 @@ mod tests {
     #[test]
     fn a_definition_found_by_bm25_alone_is_not_named() {
         let (index, _) = crate::index::tests::index_fixture(
-            "//- /shop/db.py
+            r#"
+//- /shop/db.py
 def connect(url):
-    \"\"\"Opens the pool.\"\"\"\n    return url
-             //- /shop/pool.py
+    """Opens the pool."""
+    return url
+//- /shop/pool.py
 def drain():
-    \"\"\"Empties the pool.\"\"\"\n    return 1
-",
+    """Empties the pool."""
+    return 1
+"#,
         );
         let search = SearchIndex::build(&index, index.generation(), None);
         let ranking = rank_task(
@@ -1333,16 +1341,17 @@ def drain():
             "fix `connect` when the pool is empty",
             IntentKind::BugFix,
         );
-        let named = |name: &str| {
-            let ranked = ranking
-                .defs
-                .iter()
-                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
-                .unwrap_or_else(|| panic!("{name} is ranked"));
-            ranked.named
-        };
-        assert!(named("connect"));
-        assert!(!named("drain"));
+        let named = |name: &str| ranked_named(&index, &ranking, name).map(|ranked| ranked.named);
+        assert_eq!(named("connect"), Some(true));
+        assert_eq!(named("drain"), Some(false));
+        assert_eq!(
+            index
+                .file(index.defs_named("drain")[0].file)
+                .unwrap()
+                .path
+                .as_ref(),
+            "shop/pool.py"
+        );
     }
 
     #[test]
@@ -1588,10 +1597,7 @@ def to_native(text):
             index.file(ranking.files[0].file).unwrap().path.to_string()
         };
         let reasons = |query: &str, name: &str| {
-            ranking_of(query)
-                .defs
-                .iter()
-                .find(|ranked| &*index.def(ranked.def).unwrap().name == name)
+            ranked_named(&index, &ranking_of(query), name)
                 .map(|ranked| ranked.reasons.clone())
                 .unwrap_or_default()
         };
