@@ -127,24 +127,24 @@ pub struct Ranking {
     pub files: Vec<RankedFile>,
 }
 
-/// How the definitions of a fused list were found.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// How the definitions of a fused list were found, weakest first.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 enum Found {
-    /// Named by the task for certain: a trace frame, a path, a name written as code.
-    Directly,
+    /// By BM25 over the definitions' words.
+    #[default]
+    ByWords,
     /// Through what the task writes: names, words that are names, literals, uses of names.
     ByName,
-    /// By BM25 over the definitions' words.
-    ByWords,
+    /// Named by the task for certain: a trace frame, a path, a name written as code.
+    Directly,
 }
 
-/// A definition's fused evidence.
+/// A definition's fused evidence: its score, reasons, and the strongest way it was found.
 #[derive(Default)]
 struct Fused {
     score: f32,
     reasons: Vec<String>,
-    direct: bool,
-    named: bool,
+    found: Found,
 }
 
 #[derive(Default)]
@@ -160,8 +160,7 @@ impl Fusion {
             if entry.reasons.len() < 6 && !entry.reasons.contains(reason) {
                 entry.reasons.push(reason.clone());
             }
-            entry.direct |= found == Found::Directly;
-            entry.named |= found != Found::ByWords;
+            entry.found = entry.found.max(found);
         }
     }
 }
@@ -1126,8 +1125,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             let Fused {
                 mut score,
                 mut reasons,
-                direct,
-                named,
+                found,
             } = fused;
             // The file-level evidence is added first; every later adjustment multiplies the
             // whole score, so the file's share of it stays the same to the end.
@@ -1188,8 +1186,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 def,
                 score,
                 reasons,
-                direct,
-                named: named || Some(def.file) == input.active_file,
+                direct: found == Found::Directly,
+                named: found > Found::ByWords || Some(def.file) == input.active_file,
                 from_file: score * file_share,
             }
         })
@@ -1274,6 +1272,13 @@ mod tests {
     use super::*;
     use crate::engine::query::analyze;
 
+    /// The index of a fixture (see `index_fixture`) and its search index.
+    fn indexed(fixture: &str) -> (Index, SearchIndex) {
+        let (index, _) = crate::index::tests::index_fixture(fixture);
+        let search = SearchIndex::build(&index, index.generation(), None);
+        (index, search)
+    }
+
     /// The ranking of a task with no active or pinned file.
     fn rank_task(index: &Index, search: &SearchIndex, query: &str, intent: IntentKind) -> Ranking {
         rank(&RankInput {
@@ -1322,7 +1327,7 @@ mod tests {
 
     #[test]
     fn a_definition_found_by_bm25_alone_is_not_named() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /shop/db.py
 def connect(url):
@@ -1334,7 +1339,6 @@ def drain():
     return 1
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let ranking = rank_task(
             &index,
             &search,
@@ -1356,12 +1360,11 @@ def drain():
 
     #[test]
     fn the_verb_opening_a_list_item_names_nothing() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             "//- /lib/parser.js\nfunction remove(parser) { return parser.pop() }\n\
              //- /lib/a.js\nfunction a() {}\n//- /lib/b.js\nfunction b() {}\n\
              //- /lib/c.js\nfunction c() {}\n//- /lib/d.js\nfunction d() {}\n",
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let named = |query: &str| {
             reasons_of(&index, &search, query, "remove").contains(&"word-is-name:remove".to_owned())
         };
@@ -1373,7 +1376,7 @@ def drain():
 
     #[test]
     fn a_files_agent_noun_stands_for_the_tasks_verb() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /src/errors.ts
 export class Issue { message: string; code: string; path: string[] }
@@ -1393,7 +1396,6 @@ export function c() {}
 export function d() {}
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let files = |query: &str| ranked_files(&index, &search, query, IntentKind::BugFix);
         let ranked = files("Correct the expected type name in bigint parse errors");
         assert_eq!(ranked[0].0, "src/parser.ts", "{ranked:?}");
@@ -1412,7 +1414,7 @@ export function d() {}
 
     #[test]
     fn a_new_type_named_after_its_kind_points_at_the_kind() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /app/responses.py
 class Response:
@@ -1427,7 +1429,6 @@ def a(): pass
 def b(): pass
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let ranked = ranked_files(
             &index,
             &search,
@@ -1446,7 +1447,7 @@ def b(): pass
 
     #[test]
     fn a_task_lifts_the_penalty_of_the_auxiliary_code_it_names_alone() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /docs/conf.py
 def setup_packages(app): return app.packages
@@ -1454,7 +1455,6 @@ def setup_packages(app): return app.packages
 def connection_packages(pool): return pool.packages
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let demoted = |query: &str, name: &str| {
             reasons_of(&index, &search, query, name).contains(&"auxiliary-code".to_owned())
         };
@@ -1468,7 +1468,7 @@ def connection_packages(pool): return pool.packages
 
     #[test]
     fn a_word_that_only_may_be_a_name_names_it_as_written() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /src/store.rs
 pub struct Session {}
@@ -1478,7 +1478,6 @@ impl Session {
 }
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let reasons_of = |query: &str, name: &str| reasons_of(&index, &search, query, name);
         let exact = |reasons: Vec<String>| reasons.iter().any(|r| r.starts_with("exact-name"));
         // Capitalized prose (`OLD NEW`) is not the method `new`; `Session` is the type.
@@ -1493,7 +1492,7 @@ impl Session {
 
     #[test]
     fn a_capitalized_word_opening_a_sentence_may_name_a_type() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /src/click/core.py
 class Option:
@@ -1506,7 +1505,6 @@ def option(*param_decls, **attrs):
     return attrs
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let reasons_of = |query: &str, name: &str| reasons_of(&index, &search, query, name);
         let opening = |reasons: Vec<String>| reasons.iter().any(|r| r.starts_with("opening-word"));
         assert!(opening(reasons_of(
@@ -1551,7 +1549,7 @@ export function unrelated() {}
 
     #[test]
     fn a_name_the_change_uses_ranks_the_code_using_it_above_its_definition() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /requests/exceptions.py
 class RequestException(IOError):
@@ -1590,7 +1588,6 @@ def to_native(text):
     return text
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let ranking_of = |query: &str| rank_task(&index, &search, query, IntentKind::BugFix);
         let first_file = |query: &str| {
             let ranking = ranking_of(query);
@@ -1622,7 +1619,7 @@ def to_native(text):
 
     #[test]
     fn a_name_that_may_mean_several_definitions_counts_as_a_fuzzy_match() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /route.go
 package mux
@@ -1638,7 +1635,6 @@ type routeRegexp struct { template string }
 func (r *routeRegexp) Match(req *Request) bool { return r.template != "" }
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let first_file = |query: &str| {
             let ranking = rank_task(&index, &search, query, IntentKind::BugFix);
             index.file(ranking.files[0].file).unwrap().path.to_string()
@@ -1657,7 +1653,7 @@ func (r *routeRegexp) Match(req *Request) bool { return r.template != "" }
 
     #[test]
     fn a_name_written_as_code_that_only_a_module_has_points_at_the_module() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /src/click/formatting.py
 class HelpFormatter:
@@ -1679,7 +1675,6 @@ def test_write_dl():
     pass
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let first = |query: &str| {
             let ranking = rank_task(&index, &search, query, IntentKind::Refactor);
             let best = &ranking.files[0];
@@ -1775,7 +1770,7 @@ export class Client {
 
     #[test]
     fn files_that_only_declare_types_rank_below_code_when_behaviour_changes() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r#"
 //- /source/types/retry.ts
 /** Retry options: the retry limit, the retry methods and the retry status codes. */
@@ -1795,7 +1790,6 @@ export function send(request: Request, options: RetryOptions) {
 }
 "#,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let top_file = |query: &str, intent: IntentKind| -> (String, Vec<String>) {
             let ranking = rank_task(&index, &search, query, intent);
             let best = &ranking.files[0];
@@ -1831,8 +1825,7 @@ export function send(request: Request, options: RetryOptions) {
             "\";\npub fn build() -> App { App::new().arg(Arg::with_name(\"exec-batch\")) }\n",
         );
         app.push_str("//- /src/main.rs\nfn run(matches: &Matches) { if matches.is_present(\"exec-batch\") { batch() } }\n");
-        let (index, _) = crate::index::tests::index_fixture(&app);
-        let search = SearchIndex::build(&index, index.generation(), None);
+        let (index, search) = indexed(&app);
         let ranking = rank_task(
             &index,
             &search,
@@ -1852,7 +1845,7 @@ export function send(request: Request, options: RetryOptions) {
 
     #[test]
     fn quoted_text_points_at_the_code_that_holds_it() {
-        let (index, _) = crate::index::tests::index_fixture(
+        let (index, search) = indexed(
             r##"
 //- /doc/man_docs.go
 package doc
@@ -1881,7 +1874,6 @@ func TestGenRestSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
 func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
 "##,
         );
-        let search = SearchIndex::build(&index, index.generation(), None);
         let ranking = rank_task(
             &index,
             &search,
@@ -1940,8 +1932,7 @@ func TestGenYamlSeeAlso(t *testing.T) { check(t, "SEE ALSO") }
                 "//- /src/locales/{code}.ts\nexport const error = (issue) => {{ if (issue.code === 'invalid_format') return 'invalid format message'; }};\nexport default function () {{ return {{ localeError: error() }}; }}\n"
             ));
         }
-        let (index, _) = crate::index::tests::index_fixture(&source);
-        let search = SearchIndex::build(&index, index.generation(), None);
+        let (index, search) = indexed(&source);
         let ranking = rank_task(
             &index,
             &search,
