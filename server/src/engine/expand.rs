@@ -492,7 +492,7 @@ fn linked_cards(
             break;
         }
         let linked = data.ref_text(reference);
-        if !seen_names.insert(linked) || linked == name {
+        if !seen_names.insert(linked) {
             continue;
         }
         // Resolving costs more than asking whether a type of that name exists at all.
@@ -529,7 +529,13 @@ fn linked_cards(
                     && index.def(target.def).is_some_and(|d| d.kind.is_type())
             }
         };
-        if !resolved || pinned.contains(&target.file) || !carded.insert(target.def) {
+        // A call of its own name is a recursion unless it resolves elsewhere (a method
+        // `wrap` calling `wrapper.wrap`).
+        if !resolved
+            || target.def == def
+            || pinned.contains(&target.file)
+            || !carded.insert(target.def)
+        {
             continue;
         }
         let rank_penalty = 1.0 / (1.0 + n_added as f32 * 0.15);
@@ -916,6 +922,51 @@ pub fn load(path: &str, mode: Mode) -> Config {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
         let typed = symbols_with_reason(&expansion, "type-in:load");
         assert_eq!(typed, ["Config", "Mode"]);
+    }
+
+    #[test]
+    fn a_method_calling_its_name_on_a_typed_value_brings_that_types_method() {
+        // `Text::wrap` calls `wrapper.wrap()`: not a recursion, but `LineWrapper::wrap`,
+        // which the binding of `wrapper` tells apart from the other `wrap`s.
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/wrap.rs
+pub struct LineWrapper;
+impl LineWrapper {
+    pub fn new() -> Self { LineWrapper }
+    pub fn wrap(&mut self) {}
+}
+pub fn wrap() {}
+//- /src/text.rs
+pub struct Text;
+impl Text {
+    pub fn wrap(&mut self) {
+        let mut wrapper = crate::wrap::LineWrapper::new();
+        wrapper.wrap();
+        self.wrap();
+    }
+}
+"#,
+        );
+        let text_wrap = *index
+            .defs_named("wrap")
+            .iter()
+            .find(|def| index.container_name(**def) == Some("Text"))
+            .unwrap();
+        let ranking = one_target(text_wrap, text_wrap.file);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let callees: Vec<String> = with_reason(&expansion, "callee-of:wrap")
+            .iter()
+            .map(|candidate| {
+                let def = candidate.def.unwrap();
+                format!(
+                    "{}.{}",
+                    index.container_name(def).unwrap_or("-"),
+                    index.def(def).unwrap().name
+                )
+            })
+            .collect();
+        assert_eq!(callees, ["LineWrapper.new", "LineWrapper.wrap"]);
     }
 
     #[test]

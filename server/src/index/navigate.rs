@@ -17,6 +17,8 @@ const MAX_REEXPORT_DEPTH: usize = 6;
 /// that would otherwise be walked once per path, exponentially in the depth.
 type Visited = FxHashMap<(FileId, Box<str>), usize>;
 const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self", "super"];
+/// `a.b.c`: how many fields deep a receiver's type is followed.
+const MAX_FIELD_DEPTH: usize = 3;
 
 /// The type a receiver names, if it names one: its last segment without generic arguments
 /// (`crate::json::JSONBuilder` -> `JSONBuilder`, `Foo<T>` -> `Foo`).
@@ -382,6 +384,13 @@ impl Index {
                 }
             }
         }
+        // `x.name`, `self.field.name`: the type bindings give the receiver.
+        if let Some(type_name) = self.receiver_type(file, offset, receiver) {
+            self.members_of_type(file, &type_name, name, acc);
+            if !acc.is_empty() {
+                return;
+            }
+        }
         // `Type.name`, `Type::name`, `crate::module::name`.
         let type_name = receiver_type_name(receiver);
         if data.lang == Language::Rust && receiver.contains("::") || receiver.starts_with("crate") {
@@ -404,6 +413,123 @@ impl Index {
         if type_name.chars().next().is_some_and(char::is_uppercase) {
             self.members_of_type(file, type_name, name, acc);
         }
+    }
+
+    /// The name of the type of `receiver` (`x`, `self.field`, `x.a.b`) at `offset` in `file`,
+    /// as the file's bindings give it: a variable or parameter is typed by its nearest binding
+    /// before `offset` in the innermost function around it that binds it (else at the top of
+    /// the file); `self`, `this` by the type around `offset`; and each field after the first
+    /// part by the member bindings of the type before it.
+    fn receiver_type(&self, file: FileId, offset: u32, receiver: &str) -> Option<String> {
+        let mut parts = receiver.split('.');
+        let first = parts.next()?;
+        let is_name = |part: &str| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
+        };
+        let rest: Vec<&str> = parts.collect();
+        if !is_name(first) || rest.len() > MAX_FIELD_DEPTH || !rest.iter().all(|p| is_name(p)) {
+            return None;
+        }
+        let mut type_name = if SELF_RECEIVERS.contains(&first) {
+            self.enclosing_type_name(file, offset)?
+        } else {
+            let bound = self.local_binding_type(file, offset, first)?;
+            if bound == "Self" {
+                self.enclosing_type_name(file, offset)?
+            } else {
+                bound.to_owned()
+            }
+        };
+        for field in rest {
+            type_name = self.member_binding_type(&type_name, field)?;
+        }
+        Some(type_name)
+    }
+
+    /// The name of the innermost type (or `impl`) around `offset`.
+    fn enclosing_type_name(&self, file: FileId, offset: u32) -> Option<String> {
+        self.enclosing_defs(file, offset)
+            .into_iter()
+            .find_map(|def| {
+                let data = self.def(def)?;
+                (data.kind.is_type() || data.kind == DefKind::Impl).then(|| data.name.to_string())
+            })
+    }
+
+    /// The type of the variable or parameter `name` at `offset`: its nearest binding before
+    /// `offset` in the innermost function around `offset` that binds it, else at the top of
+    /// the file.
+    fn local_binding_type(&self, file: FileId, offset: u32, name: &str) -> Option<&str> {
+        let data = self.file(file)?;
+        let bindings = &data.syntax.bindings;
+        let before = &bindings[..bindings.partition_point(|b| b.name.start < offset)];
+        let named = |range: TextRange| data.text.get(range.as_usize()) == Some(name);
+        let scopes = self
+            .enclosing_defs(file, offset)
+            .into_iter()
+            .filter_map(|def| self.def(def))
+            .filter(|def| def.kind.is_callable())
+            .map(|def| def.range);
+        for scope in scopes {
+            let within = before
+                .iter()
+                .rev()
+                .take_while(|b| b.name.start >= scope.start);
+            if let Some(binding) = within.filter(|b| !b.member).find(|b| named(b.name)) {
+                return Some(&binding.type_name);
+            }
+        }
+        // The file's top level: no function encloses the binding.
+        before
+            .iter()
+            .rev()
+            .filter(|b| !b.member && named(b.name))
+            .find(|b| {
+                !data
+                    .syntax
+                    .defs
+                    .iter()
+                    .any(|def| def.kind.is_callable() && def.range.contains_inclusive(b.name.start))
+            })
+            .map(|b| &*b.type_name)
+    }
+
+    /// The type of the member `field` of the types named `type_name`: a member binding
+    /// inside one of them (a field, `self.field = Foo()`), or a binding in its body outside
+    /// its methods (a Python class attribute).
+    fn member_binding_type(&self, type_name: &str, field: &str) -> Option<String> {
+        for def_id in self.defs_named(type_name) {
+            let Some(def) = self.def(*def_id).filter(|def| def.kind.is_type()) else {
+                continue;
+            };
+            let Some(data) = self.file(def_id.file) else {
+                continue;
+            };
+            let bindings = &data.syntax.bindings;
+            let first = bindings.partition_point(|b| b.name.start < def.range.start);
+            let found = bindings[first..]
+                .iter()
+                .take_while(|b| b.name.start < def.range.end)
+                .filter(|b| data.text.get(b.name.as_usize()) == Some(field))
+                .find(|b| {
+                    b.member
+                        || self
+                            .enclosing_defs(def_id.file, b.name.start)
+                            .into_iter()
+                            .find(|enclosing| {
+                                self.def(*enclosing)
+                                    .is_some_and(|d| d.kind.can_contain_definitions())
+                            })
+                            == Some(*def_id)
+                });
+            if let Some(binding) = found {
+                return Some(binding.type_name.to_string());
+            }
+        }
+        None
     }
 
     /// Definitions named `member` whose container is a type (or impl) named `type_name`.

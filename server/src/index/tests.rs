@@ -494,3 +494,86 @@ def main(job):
     };
     assert_eq!(index.goto_definition_within(local, 0).len(), 1);
 }
+
+/// Asserts the whole list of definitions the cursor goes to.
+#[track_caller]
+fn check_definitions_exactly(fixture: &str, expect: &[&str]) {
+    let (index, cursor) = index_fixture(fixture);
+    let got: Vec<String> = index
+        .goto_definition(cursor.expect("fixture has a $0 cursor"))
+        .iter()
+        .map(|target| {
+            let container = index.container_name(target.def).unwrap_or("-");
+            format!(
+                "{}:{container}.{}",
+                index.file(target.file).unwrap().path,
+                index.def(target.def).unwrap().name
+            )
+        })
+        .collect();
+    assert_eq!(got, expect);
+}
+
+#[test]
+fn a_python_receiver_is_typed_by_its_constructor_annotation_or_field() {
+    let types = "//- /shop/types.py\nclass Cart:\n    def add(self, item):\n        pass\nclass Ledger:\n    def add(self, entry):\n        pass\n";
+    let constructed = format!(
+        "{types}//- /shop/app.py\nfrom shop.types import Cart\ndef run():\n    cart = Cart()\n    cart.a$0dd(1)\n"
+    );
+    check_definitions_exactly(&constructed, &["shop/types.py:Cart.add"]);
+    let annotated = format!(
+        "{types}//- /shop/app.py\ndef run(ledger: Optional[Ledger] = None):\n    ledger.a$0dd(1)\n"
+    );
+    check_definitions_exactly(&annotated, &["shop/types.py:Ledger.add"]);
+    let field = format!(
+        "{types}//- /shop/app.py\nclass Shop:\n    def __init__(self):\n        self.books = Ledger()\n    def sell(self):\n        self.books.a$0dd(1)\n"
+    );
+    check_definitions_exactly(&field, &["shop/types.py:Ledger.add"]);
+    let class_attribute = format!(
+        "{types}//- /shop/app.py\nclass Shop:\n    cart: Cart\n    def sell(self):\n        self.cart.a$0dd(1)\n"
+    );
+    check_definitions_exactly(&class_attribute, &["shop/types.py:Cart.add"]);
+    // A binding in another function types nothing here: both are guesses.
+    let elsewhere = format!(
+        "{types}//- /shop/app.py\ndef setup():\n    cart = Cart()\ndef run(cart):\n    cart.a$0dd(1)\n"
+    );
+    let (index, cursor) = index_fixture(&elsewhere);
+    assert_eq!(index.goto_definition(cursor.unwrap()).len(), 2);
+}
+
+#[test]
+fn a_rust_receiver_is_typed_by_its_constructor_parameter_or_field() {
+    let types = "//- /src/wrap.rs\npub struct LineWrapper;\nimpl LineWrapper {\n    pub fn new(width: usize) -> Self { LineWrapper }\n    pub fn wrap(&mut self) {}\n}\n//- /src/text.rs\npub struct Text;\nimpl Text {\n    pub fn wrap(&mut self) {}\n}\n";
+    let constructed = format!(
+        "{types}//- /src/lib.rs\nfn run() {{\n    let mut wrapper = crate::wrap::LineWrapper::new(80);\n    wrapper.wr$0ap();\n}}\n"
+    );
+    check_definitions_exactly(&constructed, &["src/wrap.rs:LineWrapper.wrap"]);
+    let parameter =
+        format!("{types}//- /src/lib.rs\nfn run(text: &mut Text) {{\n    text.wr$0ap();\n}}\n");
+    check_definitions_exactly(&parameter, &["src/text.rs:Text.wrap"]);
+    let field = format!(
+        "{types}//- /src/lib.rs\nstruct Doc {{\n    body: Box<Text>,\n}}\nimpl Doc {{\n    fn run(&mut self) {{\n        self.body.wr$0ap();\n    }}\n}}\n"
+    );
+    check_definitions_exactly(&field, &["src/text.rs:Text.wrap"]);
+}
+
+#[test]
+fn a_go_receiver_is_typed_by_its_method_receiver_and_struct_fields() {
+    let fixture = "//- /go.mod\nmodule example.com/srv\n//- /handler.go\npackage srv\n\ntype Handler struct{}\n\nfunc (h *Handler) Serve() {}\n\ntype Client struct{}\n\nfunc (c *Client) Serve() {}\n//- /server.go\npackage srv\n\ntype Server struct {\n\thandler *Handler\n}\n\nfunc (s *Server) Run() {\n\ts.handler.Ser$0ve()\n}\n";
+    check_definitions_exactly(fixture, &["handler.go:Handler.Serve"]);
+    let literal = "//- /go.mod\nmodule example.com/srv\n//- /handler.go\npackage srv\n\ntype Handler struct{}\n\nfunc (h *Handler) Serve() {}\n\ntype Client struct{}\n\nfunc (c *Client) Serve() {}\n//- /main.go\npackage srv\n\nfunc main() {\n\tc := &Client{}\n\tc.Ser$0ve()\n}\n";
+    check_definitions_exactly(literal, &["handler.go:Client.Serve"]);
+}
+
+#[test]
+fn a_typescript_receiver_is_typed_by_its_annotation_or_construction() {
+    let types = "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
+    let parameter_property = format!(
+        "{types}//- /src/db.ts\nimport {{ Pool }} from './pool';\nexport class Db {{\n  constructor(private readonly pool: Pool) {{}}\n  query() {{\n    this.pool.acq$0uire();\n  }}\n}}\n"
+    );
+    check_definitions_exactly(&parameter_property, &["src/pool.ts:Pool.acquire"]);
+    let constructed = format!(
+        "{types}//- /src/main.js\nfunction main() {{\n  const lock = new Lock();\n  lock.acq$0uire();\n}}\n"
+    );
+    check_definitions_exactly(&constructed, &["src/pool.ts:Lock.acquire"]);
+}

@@ -56,6 +56,12 @@ pub enum CaptureRole {
     ImportModule,
     /// `@import.tree`: a Rust `use` tree, flattened by the extractor.
     ImportTree,
+    /// `@binding.local` / `@binding.member`: a node that binds `@name` to a value of the
+    /// type `@type` names, as a variable or parameter or as a member of the type around it.
+    Binding { member: bool },
+    /// `@type`: the node that names a binding's type (`*`, `&`, type arguments, quotes and
+    /// module paths are stripped).
+    Type,
     /// A helper capture for predicates.
     Helper,
 }
@@ -70,6 +76,13 @@ impl CaptureRole {
                 return Some(CaptureRole::DefinitionTest);
             }
             return DefKind::from_name(kind).map(CaptureRole::Definition);
+        }
+        if let Some(kind) = name.strip_prefix("binding.") {
+            return match kind {
+                "local" => Some(CaptureRole::Binding { member: false }),
+                "member" => Some(CaptureRole::Binding { member: true }),
+                _ => None,
+            };
         }
         if let Some(kind) = name.strip_prefix("reference.") {
             return Some(CaptureRole::Reference {
@@ -86,6 +99,7 @@ impl CaptureRole {
             "test.always" => CaptureRole::TestAlways,
             "receiver" => CaptureRole::Receiver,
             "container" => CaptureRole::Container,
+            "type" => CaptureRole::Type,
             "import" => CaptureRole::Import,
             "import.source" => CaptureRole::ImportSource,
             "import.name" => CaptureRole::ImportName,
@@ -149,30 +163,38 @@ fn query_source(lang: Language) -> String {
         Language::Python => &[
             query_file!("python", "tags.scm"),
             query_file!("python", "imports.scm"),
+            query_file!("python", "bindings.scm"),
         ],
         Language::JavaScript => &[
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("javascript", "jsx.scm"),
+            query_file!("javascript", "bindings.scm"),
         ],
         Language::TypeScript => &[
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("typescript", "tags.scm"),
+            query_file!("javascript", "bindings.scm"),
+            query_file!("typescript", "bindings.scm"),
         ],
         Language::Tsx => &[
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("typescript", "tags.scm"),
             query_file!("javascript", "jsx.scm"),
+            query_file!("javascript", "bindings.scm"),
+            query_file!("typescript", "bindings.scm"),
         ],
         Language::Go => &[
             query_file!("go", "tags.scm"),
             query_file!("go", "imports.scm"),
+            query_file!("go", "bindings.scm"),
         ],
         Language::Rust => &[
             query_file!("rust", "tags.scm"),
             query_file!("rust", "imports.scm"),
+            query_file!("rust", "bindings.scm"),
         ],
     };
     parts.join("\n")

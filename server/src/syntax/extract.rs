@@ -10,7 +10,9 @@ use std::ops::{ControlFlow, Range};
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, QueryCursor, Tree};
 
-use super::{doc, imports::ImportBuilder, refs_within, Def, FileSyntax, Import, Ref, SyntaxIssue};
+use super::{
+    doc, imports::ImportBuilder, refs_within, Binding, Def, FileSyntax, Import, Ref, SyntaxIssue,
+};
 use crate::base::{FxHashMap, LineIndex, TextRange};
 use crate::languages::{CaptureRole, DefKind, Language, LanguageConfig, VisibilityRule};
 
@@ -49,6 +51,14 @@ struct RefBuilder {
     receiver: Option<TextRange>,
 }
 
+/// What the matches of one bound name collected; the type set by the first pattern in the
+/// query wins, as for definitions.
+struct BindingBuilder {
+    name: TextRange,
+    member: bool,
+    type_name: Option<(usize, Box<str>)>,
+}
+
 /// Extracts definitions, imports, references and issues from a parsed file.
 pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> FileSyntax {
     let config = lang.config();
@@ -56,11 +66,17 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
     if let Some(starts) = swallowing_error(config, root, text) {
         return extract_by_statements(lang, text, is_test_file, &starts);
     }
-    let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
+    let Extracted {
+        defs,
+        refs,
+        imports,
+        bindings,
+    } = extract_range(config, root, text, is_test_file, None);
     FileSyntax {
         defs,
         imports,
         refs,
+        bindings,
         issues: issues(root),
         read_by_statements: false,
     }
@@ -183,7 +199,12 @@ fn extract_by_statements(
     for (group, _, tree) in groups {
         let tree = tree.unwrap_or_else(|| super::parse_range(lang, text, &lines, group));
         let root = tree.root_node();
-        let (defs, refs, imports) = extract_range(config, root, text, is_test_file, None);
+        let Extracted {
+            defs,
+            refs,
+            imports,
+            bindings,
+        } = extract_range(config, root, text, is_test_file, None);
         let base = syntax.defs.len() as u32;
         syntax.defs.extend(defs.into_iter().map(|mut def| {
             def.parent = def.parent.map(|parent| parent + base);
@@ -191,6 +212,7 @@ fn extract_by_statements(
         }));
         syntax.refs.extend(refs);
         syntax.imports.extend(imports);
+        syntax.bindings.extend(bindings);
         if syntax.issues.len() < MAX_ISSUES {
             syntax.issues.extend(issues(root));
             syntax.issues.truncate(MAX_ISSUES);
@@ -242,8 +264,12 @@ pub fn extract_incremental(
     };
     let delta = text.len() as i64 - change.old_len as i64;
     let old_region = region.start..(region.end as i64 - delta) as usize;
-    let (region_defs, region_refs, region_imports) =
-        extract_range(config, root, text, is_test_file, Some(region.clone()));
+    let Extracted {
+        defs: region_defs,
+        refs: region_refs,
+        imports: region_imports,
+        bindings: region_bindings,
+    } = extract_range(config, root, text, is_test_file, Some(region.clone()));
     let shift = |range: TextRange| {
         TextRange::new(
             (range.start as i64 + delta) as usize,
@@ -254,6 +280,7 @@ pub fn extract_incremental(
         defs: old_defs,
         imports: old_imports,
         refs: old_refs,
+        bindings: old_bindings,
         issues: _,
         read_by_statements: _,
     } = previous;
@@ -304,6 +331,19 @@ pub fn extract_incremental(
             }),
     );
 
+    let mut bindings = Vec::with_capacity(old_bindings.len());
+    let mut after = Vec::new();
+    for mut binding in old_bindings {
+        if before(&binding.name) {
+            bindings.push(binding);
+        } else if !in_old_region(&binding.name) {
+            binding.name = shift(binding.name);
+            after.push(binding);
+        }
+    }
+    bindings.extend(region_bindings);
+    bindings.extend(after);
+
     let mut imports = Vec::with_capacity(old_imports.len());
     let mut after = Vec::new();
     for mut import in old_imports {
@@ -321,6 +361,7 @@ pub fn extract_incremental(
         defs,
         imports,
         refs,
+        bindings,
         issues: issues(root),
         read_by_statements: false,
     }
@@ -401,7 +442,22 @@ fn reextracted_region(
     Some(region)
 }
 
-type Extracted = (Vec<Def>, Vec<Ref>, Vec<Import>);
+/// What the matches of one run of the query collected, by the id of each item's main node.
+#[derive(Default)]
+struct Builders<'tree> {
+    defs: FxHashMap<usize, DefBuilder<'tree>>,
+    refs: FxHashMap<usize, RefBuilder>,
+    imports: FxHashMap<usize, ImportBuilder<'tree>>,
+    bindings: FxHashMap<usize, BindingBuilder>,
+}
+
+/// What one run of the query yields.
+struct Extracted {
+    defs: Vec<Def>,
+    refs: Vec<Ref>,
+    imports: Vec<Import>,
+    bindings: Vec<Binding>,
+}
 
 /// Runs the query over the whole tree, or over the matches whose main node starts in `range`.
 fn extract_range(
@@ -411,27 +467,23 @@ fn extract_range(
     is_test_file: bool,
     range: Option<Range<usize>>,
 ) -> Extracted {
-    let mut defs: FxHashMap<usize, DefBuilder<'_>> = FxHashMap::default();
-    let mut refs: FxHashMap<usize, RefBuilder> = FxHashMap::default();
-    let mut imports: FxHashMap<usize, ImportBuilder<'_>> = FxHashMap::default();
+    let mut builders = Builders::default();
 
     CURSOR.with(|cursor| {
         let mut cursor = cursor.borrow_mut();
         cursor.set_byte_range(range.clone().unwrap_or(0..usize::MAX));
         let mut matches = cursor.matches(&config.query, root, text.as_bytes());
         while let Some(query_match) = matches.next() {
-            collect_match(
-                config,
-                query_match,
-                text,
-                range.as_ref(),
-                &mut defs,
-                &mut refs,
-                &mut imports,
-            );
+            collect_match(config, query_match, text, range.as_ref(), &mut builders);
         }
     });
 
+    let Builders {
+        defs,
+        refs,
+        imports,
+        bindings,
+    } = builders;
     let defs = assemble_defs(config, defs, text, is_test_file);
     let refs = assemble_refs(refs, &defs);
     let mut imports: Vec<_> = imports
@@ -439,14 +491,32 @@ fn extract_range(
         .flat_map(ImportBuilder::finish)
         .collect();
     imports.sort_by(|a, b| (a.range, &a.source).cmp(&(b.range, &b.source)));
-    with_statements(
+    let mut bindings: Vec<Binding> = bindings
+        .into_values()
+        .filter_map(|builder| {
+            let (_, type_name) = builder.type_name?;
+            Some(Binding {
+                name: builder.name,
+                type_name,
+                member: builder.member,
+            })
+        })
+        .collect();
+    bindings.sort_unstable_by_key(|binding| binding.name);
+    let (defs, refs, imports) = with_statements(
         config,
         root,
         range.as_ref(),
         (defs, refs, imports),
         text,
         is_test_file,
-    )
+    );
+    Extracted {
+        defs,
+        refs,
+        imports,
+        bindings,
+    }
 }
 
 /// Adjacent top-level statements make one definition while it spans fewer lines than this
@@ -464,10 +534,10 @@ fn with_statements(
     config: &LanguageConfig,
     root: Node<'_>,
     range: Option<&Range<usize>>,
-    (defs, refs, imports): Extracted,
+    (defs, refs, imports): (Vec<Def>, Vec<Ref>, Vec<Import>),
     text: &str,
     is_test_file: bool,
-) -> Extracted {
+) -> (Vec<Def>, Vec<Ref>, Vec<Import>) {
     if config.statement_kinds.is_empty() {
         return (defs, refs, imports);
     }
@@ -563,10 +633,14 @@ fn collect_match<'tree>(
     query_match: &tree_sitter::QueryMatch<'_, 'tree>,
     text: &str,
     range: Option<&Range<usize>>,
-    defs: &mut FxHashMap<usize, DefBuilder<'tree>>,
-    refs: &mut FxHashMap<usize, RefBuilder>,
-    imports: &mut FxHashMap<usize, ImportBuilder<'tree>>,
+    builders: &mut Builders<'tree>,
 ) {
+    let Builders {
+        defs,
+        refs,
+        imports,
+        bindings,
+    } = builders;
     // The primary capture decides what the match is about.
     let mut primary: Option<(CaptureRole, Node<'tree>)> = None;
     let mut name = None;
@@ -577,6 +651,7 @@ fn collect_match<'tree>(
             | CaptureRole::DefinitionTest
             | CaptureRole::Reference { .. }
             | CaptureRole::Import
+            | CaptureRole::Binding { .. }
                 if primary.is_none() =>
             {
                 primary = Some((role, capture.node));
@@ -589,7 +664,7 @@ fn collect_match<'tree>(
         return;
     };
     let home = match primary_role {
-        CaptureRole::Reference { .. } => name.unwrap_or(primary_node),
+        CaptureRole::Reference { .. } | CaptureRole::Binding { .. } => name.unwrap_or(primary_node),
         _ => primary_node,
     };
     if range.is_some_and(|range| !range.contains(&home.start_byte())) {
@@ -655,6 +730,31 @@ fn collect_match<'tree>(
                 .entry(primary_node.id())
                 .or_insert_with(|| ImportBuilder::new(primary_node));
             builder.add_match(config, query_match, text);
+        }
+        CaptureRole::Binding { member } => {
+            let (Some(name_node), Some(type_node)) = (
+                name,
+                query_match
+                    .captures()
+                    .iter()
+                    .find(|capture| config.roles[capture.index as usize] == CaptureRole::Type)
+                    .map(|capture| capture.node),
+            ) else {
+                return;
+            };
+            let type_name = binding_type_name(&text[type_node.byte_range()]);
+            if type_name.is_empty() {
+                return;
+            }
+            let builder = bindings.entry(name_node.id()).or_insert(BindingBuilder {
+                name: node_range(name_node),
+                member,
+                type_name: None,
+            });
+            if takes_precedence(builder.type_name.as_ref().map(|(set, _)| *set)) {
+                builder.type_name = Some((pattern, type_name.into()));
+                builder.member = member;
+            }
         }
         _ => {}
     }
@@ -957,6 +1057,24 @@ fn type_name(text: &str) -> &str {
         .find(['[', '<', '(', ')', ' ', '\t', '\n'])
         .unwrap_or(rest.len());
     &rest[..end]
+}
+
+/// The bare name of a binding's type: [`type_name`] of the text without quotes (a Python
+/// forward reference), `dyn` or `impl`, then its last path segment (`pkg.Store`,
+/// `crate::a::Store`).
+fn binding_type_name(text: &str) -> &str {
+    let text = text.trim().trim_matches(['"', '\'']);
+    let text = text
+        .strip_prefix("dyn ")
+        .or_else(|| text.strip_prefix("impl "))
+        .unwrap_or(text);
+    let bare = type_name(text);
+    let last = bare.rsplit(['.', ':']).next().unwrap_or(bare);
+    if last.chars().all(|ch| ch.is_alphanumeric() || ch == '_') {
+        last
+    } else {
+        ""
+    }
 }
 
 fn assemble_refs(builders: FxHashMap<usize, RefBuilder>, defs: &[Def]) -> Vec<Ref> {

@@ -74,6 +74,21 @@ pub struct Ref {
     pub receiver: Option<TextRange>,
 }
 
+/// A name bound to a value of a known type: a typed parameter or variable (`s *Store`,
+/// `client: Client`), a variable set to a constructed value (`x = Foo()`, `new Foo()`,
+/// `Foo::new()`, `&Foo{}`), or a member of a type (a struct field, `self.x = Foo()`). It
+/// lets `x.method()` be resolved to the type's method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// The bound name's range.
+    pub name: TextRange,
+    /// The bare name of the type (`Store` for `*pkg.Store[T]`, `Foo` for `Optional[Foo]`).
+    pub type_name: Box<str>,
+    /// A member of the type around it (a field, `self.x = ...`, `this.x = ...`), not a
+    /// variable or a parameter.
+    pub member: bool,
+}
+
 /// A syntax error recovered from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxIssue {
@@ -90,6 +105,8 @@ pub struct FileSyntax {
     pub imports: Vec<Import>,
     /// Sorted by start.
     pub refs: Vec<Ref>,
+    /// Sorted by the start of their names.
+    pub bindings: Vec<Binding>,
     pub issues: Vec<SyntaxIssue>,
     /// The parser could not recover from an error before later statements, so the file was
     /// read statement by statement (see `extract`).

@@ -98,6 +98,21 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
         .collect();
     writeln!(out, "calls: {}", calls.join(" ")).unwrap();
     writeln!(out, "n_refs: {}", syntax.refs.len()).unwrap();
+    if !syntax.bindings.is_empty() {
+        let bindings: Vec<String> = syntax
+            .bindings
+            .iter()
+            .map(|binding| {
+                format!(
+                    "{}{}: {}",
+                    if binding.member { "." } else { "" },
+                    &text[binding.name.as_usize()],
+                    binding.type_name
+                )
+            })
+            .collect();
+        writeln!(out, "bindings: {}", bindings.join(" ")).unwrap();
+    }
     for issue in &syntax.issues {
         writeln!(
             out,

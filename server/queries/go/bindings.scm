@@ -1,0 +1,26 @@
+; Go bindings: parameters (receivers included), typed variables, composite literals and
+; struct fields, so that `x.Method()` resolves. Vocabulary: see ../README.md.
+
+; `func (s *Server) Serve(l net.Listener)`: the extractor strips `*` and the package.
+(parameter_declaration
+  name: (identifier) @name
+  type: (_) @type) @binding.local
+(var_spec
+  name: (identifier) @name
+  type: (_) @type) @binding.local
+
+; `s := Server{}`, `s := &Server{}`, `s := pkg.Server{}`.
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list .
+    [
+      (composite_literal type: (_) @type)
+      (unary_expression
+        operator: "&"
+        operand: (composite_literal type: (_) @type))
+    ])) @binding.local
+
+; Struct fields, for `s.field.Method()`.
+(field_declaration
+  name: (field_identifier) @name
+  type: (_) @type) @binding.member

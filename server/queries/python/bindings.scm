@@ -1,0 +1,57 @@
+; Python bindings: names whose type is annotated or constructed, so that `x.method()`
+; resolves. Vocabulary: see ../README.md. The first pattern that types a name wins:
+; `Optional[X]` comes before the general annotation.
+
+; Annotated parameters and variables: `def f(client: Client)`, `store: Optional[Store] = None`.
+(typed_parameter
+  (identifier) @name
+  type: (type
+    (generic_type
+      (identifier) @_optional
+      (type_parameter . (type) @type)))
+  (#eq? @_optional "Optional")) @binding.local
+(typed_default_parameter
+  name: (identifier) @name
+  type: (type
+    (generic_type
+      (identifier) @_optional
+      (type_parameter . (type) @type)))
+  (#eq? @_optional "Optional")) @binding.local
+(typed_parameter
+  (identifier) @name
+  type: (type) @type) @binding.local
+(typed_default_parameter
+  name: (identifier) @name
+  type: (type) @type) @binding.local
+(assignment
+  left: (identifier) @name
+  type: (type) @type) @binding.local
+
+; Variables set to a new instance: `client = Client(url)`, `w = textwrap.TextWrapper()`.
+(assignment
+  left: (identifier) @name
+  right: (call
+    function: [
+      (identifier) @type
+      (attribute attribute: (identifier) @type)
+    ])
+  (#match? @type "^[A-Z]")) @binding.local
+
+; Members set in methods: `self.pool = ConnectionPool()`, `self.pool: Pool = ...`.
+(assignment
+  left: (attribute
+    object: (identifier) @_self
+    attribute: (identifier) @name)
+  type: (type) @type
+  (#eq? @_self "self")) @binding.member
+(assignment
+  left: (attribute
+    object: (identifier) @_self
+    attribute: (identifier) @name)
+  right: (call
+    function: [
+      (identifier) @type
+      (attribute attribute: (identifier) @type)
+    ])
+  (#eq? @_self "self")
+  (#match? @type "^[A-Z]")) @binding.member

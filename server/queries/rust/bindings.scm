@@ -1,0 +1,57 @@
+; Rust bindings: names whose type is written or constructed, so that `x.method()` resolves.
+; Vocabulary: see ../README.md. The first pattern that types a name wins: smart pointers
+; (which call through to what they hold) come before the general patterns.
+
+; Parameters and annotated variables: `fn f(store: &mut Store)`, `let s: Box<Store> = ...`.
+(parameter
+  pattern: (identifier) @name
+  type: [
+    (generic_type
+      type: (type_identifier) @_pointer
+      type_arguments: (type_arguments . (_) @type))
+    (reference_type
+      type: (generic_type
+        type: (type_identifier) @_pointer
+        type_arguments: (type_arguments . (_) @type)))
+  ]
+  (#any-of? @_pointer "Box" "Rc" "Arc")) @binding.local
+(let_declaration
+  pattern: (identifier) @name
+  type: (generic_type
+    type: (type_identifier) @_pointer
+    type_arguments: (type_arguments . (_) @type))
+  (#any-of? @_pointer "Box" "Rc" "Arc")) @binding.local
+(parameter
+  pattern: (identifier) @name
+  type: (_) @type) @binding.local
+(let_declaration
+  pattern: (identifier) @name
+  type: (_) @type) @binding.local
+
+; Variables set to a constructed value: `let w = LineWrapper::new(80)`, `Store { .. }`.
+(let_declaration
+  pattern: (identifier) @name
+  value: (call_expression
+    function: (scoped_identifier
+      path: (_) @type))
+  (#match? @type "(^|::)[A-Z][A-Za-z0-9_]*$")) @binding.local
+(let_declaration
+  pattern: (identifier) @name
+  value: (struct_expression
+    name: (_) @type)) @binding.local
+(let_declaration
+  pattern: (identifier) @name
+  value: (reference_expression
+    value: (struct_expression
+      name: (_) @type))) @binding.local
+
+; Struct fields, for `self.field.method()`.
+(field_declaration
+  name: (field_identifier) @name
+  type: (generic_type
+    type: (type_identifier) @_pointer
+    type_arguments: (type_arguments . (_) @type))
+  (#any-of? @_pointer "Box" "Rc" "Arc")) @binding.member
+(field_declaration
+  name: (field_identifier) @name
+  type: (_) @type) @binding.member
