@@ -4,10 +4,12 @@
 ; `func (s *Server) Serve(l net.Listener)`: the extractor strips `*` and the package.
 (parameter_declaration
   name: (identifier) @name
-  type: (_) @type) @binding.local
+  type: (_) @type
+  (#not-eq? @type "any")) @binding.local
 (var_spec
   name: (identifier) @name
-  type: (_) @type) @binding.local
+  type: (_) @type
+  (#not-eq? @type "any")) @binding.local
 
 ; `s := Server{}`, `s := &Server{}`, `s := pkg.Server{}`.
 (short_var_declaration
@@ -23,4 +25,5 @@
 ; Struct fields, for `s.field.Method()`.
 (field_declaration
   name: (field_identifier) @name
-  type: (_) @type) @binding.member
+  type: (_) @type
+  (#not-eq? @type "any")) @binding.member

@@ -19,13 +19,16 @@
   (#eq? @_optional "Optional")) @binding.local
 (typed_parameter
   (identifier) @name
-  type: (type) @type) @binding.local
+  type: (type) @type
+  (#not-any-of? @type "Any" "object")) @binding.local
 (typed_default_parameter
   name: (identifier) @name
-  type: (type) @type) @binding.local
+  type: (type) @type
+  (#not-any-of? @type "Any" "object")) @binding.local
 (assignment
   left: (identifier) @name
-  type: (type) @type) @binding.local
+  type: (type) @type
+  (#not-any-of? @type "Any" "object")) @binding.local
 
 ; Variables set to a new instance: `client = Client(url)`, `w = textwrap.TextWrapper()`.
 (assignment
@@ -43,7 +46,8 @@
     object: (identifier) @_self
     attribute: (identifier) @name)
   type: (type) @type
-  (#eq? @_self "self")) @binding.member
+  (#eq? @_self "self")
+  (#not-any-of? @type "Any" "object")) @binding.member
 (assignment
   left: (attribute
     object: (identifier) @_self

@@ -23,10 +23,12 @@
   (#any-of? @_pointer "Box" "Rc" "Arc")) @binding.local
 (parameter
   pattern: (identifier) @name
-  type: (_) @type) @binding.local
+  type: (_) @type
+  (#not-match? @type "\\bAny$")) @binding.local
 (let_declaration
   pattern: (identifier) @name
-  type: (_) @type) @binding.local
+  type: (_) @type
+  (#not-match? @type "\\bAny$")) @binding.local
 
 ; Variables set to a constructed value: `let w = LineWrapper::new(80)`, `Store { .. }`.
 (let_declaration

@@ -1,6 +1,9 @@
 ; TypeScript bindings: annotated parameters, variables and class fields, so that
 ; `x.method()` resolves. Vocabulary: see ../README.md. Compiled for TypeScript and TSX.
 
+; `any`, `unknown` and `object` are predefined types, not type identifiers: they type
+; nothing here. `Object` does not either.
+
 ; A constructor parameter with an accessibility modifier is also a field:
 ; `constructor(private readonly pool: Pool)`.
 (required_parameter
@@ -11,7 +14,8 @@
       (type_identifier) @type
       (nested_type_identifier) @type
       (generic_type name: (_) @type)
-    ])) @binding.member
+    ])
+  (#not-eq? @type "Object")) @binding.member
 (required_parameter
   pattern: (identifier) @name
   type: (type_annotation
@@ -19,7 +23,8 @@
       (type_identifier) @type
       (nested_type_identifier) @type
       (generic_type name: (_) @type)
-    ])) @binding.local
+    ])
+  (#not-eq? @type "Object")) @binding.local
 (optional_parameter
   pattern: (identifier) @name
   type: (type_annotation
@@ -27,7 +32,8 @@
       (type_identifier) @type
       (nested_type_identifier) @type
       (generic_type name: (_) @type)
-    ])) @binding.local
+    ])
+  (#not-eq? @type "Object")) @binding.local
 (variable_declarator
   name: (identifier) @name
   type: (type_annotation
@@ -35,7 +41,8 @@
       (type_identifier) @type
       (nested_type_identifier) @type
       (generic_type name: (_) @type)
-    ])) @binding.local
+    ])
+  (#not-eq? @type "Object")) @binding.local
 
 ; Class fields: `private pool: Pool`, `pool = new Pool()`.
 (public_field_definition
@@ -45,7 +52,8 @@
       (type_identifier) @type
       (nested_type_identifier) @type
       (generic_type name: (_) @type)
-    ])) @binding.member
+    ])
+  (#not-eq? @type "Object")) @binding.member
 (public_field_definition
   name: (property_identifier) @name
   value: (new_expression

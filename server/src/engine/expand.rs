@@ -872,7 +872,8 @@ impl Builder {
 pub fn uses_sub() { let _ = SubMatches::new(); }
 pub fn uses_builder() { let _ = Builder::new(); }
 pub fn uses_vec() { let _: Vec<u8> = Vec::new(); }
-pub fn on_a_value(maker: &Maker) { maker.new(); }
+pub fn on_a_value() { let maker = make(); maker.new(); }
+pub fn on_a_foreign_type(maker: &Maker) { maker.new(); }
 "#,
         );
         let target = index
@@ -896,8 +897,9 @@ pub fn on_a_value(maker: &Maker) { maker.new(); }
             .filter_map(|candidate| candidate.symbol.clone())
             .collect();
         callers.sort();
-        // `Builder::new` and `Vec::new` are other types' constructors; a value of unknown
-        // type may be a `SubMatches`.
+        // `Builder::new` and `Vec::new` are other types' constructors, and `maker: &Maker`
+        // is of a type the repository does not define; a value of unknown type may be a
+        // `SubMatches`.
         assert_eq!(callers, ["on_a_value", "uses_sub"]);
     }
 

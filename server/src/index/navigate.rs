@@ -139,6 +139,30 @@ impl Index {
                     if external {
                         return true;
                     }
+                    // `self.entries.get()` with `entries: BTreeMap<..>`: a value whose type the
+                    // repository does not define (names of one or two letters are taken for
+                    // type parameters, which stand for types that may hold `def`, and a name
+                    // imported from the repository may be an alias of a type that does).
+                    if let Some(bound) =
+                        self.receiver_type(file, reference.range.start, receiver_text)
+                    {
+                        let imported_alias = data.syntax.imports.iter().any(|import| {
+                            import.names.iter().any(|n| n.local_name() == bound)
+                                && !self
+                                    .resolution()
+                                    .modules
+                                    .resolve(self, file, import)
+                                    .is_empty()
+                        });
+                        if bound.chars().count() > 2
+                            && !self.defines_type(&bound)
+                            && !imported_alias
+                        {
+                            return self
+                                .container_name(def)
+                                .is_some_and(|container| container != bound);
+                        }
+                    }
                     // `Vec::new()`, `Promise.resolve()`: a member of a type the repository
                     // does not define, so not of the type that holds `def`.
                     let type_name = receiver_type_name(receiver_text);
@@ -447,6 +471,14 @@ impl Index {
             type_name = self.member_binding_type(&type_name, field)?;
         }
         Some(type_name)
+    }
+
+    /// Whether the repository defines a type (or an `impl`) named `name`.
+    fn defines_type(&self, name: &str) -> bool {
+        self.defs_named(name).iter().any(|def| {
+            self.def(*def)
+                .is_some_and(|data| data.kind.is_type() || data.kind == DefKind::Impl)
+        })
     }
 
     /// The name of the innermost type (or `impl`) around `offset`.

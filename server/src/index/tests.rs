@@ -577,3 +577,32 @@ fn a_typescript_receiver_is_typed_by_its_annotation_or_construction() {
     );
     check_definitions_exactly(&constructed, &["src/pool.ts:Lock.acquire"]);
 }
+
+#[test]
+fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
+    let config = "//- /app/config.py\nclass Config:\n    def get(self, key):\n        pass\n";
+    // Whether `.get()` at the cursor resolves to other definitions than `Config.get`.
+    let elsewhere = |code: &str| {
+        let (index, cursor) = index_fixture(&format!("{config}//- /app/use.py\n{code}"));
+        let cursor = cursor.expect("fixture has a $0 cursor");
+        let data = index.file(cursor.file).unwrap();
+        let reference = data
+            .syntax
+            .refs
+            .iter()
+            .find(|r| r.range.contains_inclusive(cursor.offset))
+            .expect("a reference at the cursor");
+        let get = index.defs_named("get")[0];
+        index.resolves_elsewhere(cursor.file, reference, get)
+    };
+    assert!(elsewhere("def f(values: dict):\n    values.g$0et(1)\n"));
+    assert!(!elsewhere(
+        "from app.config import Config\ndef f(c: Config):\n    c.g$0et(1)\n"
+    ));
+    // An alias of a repository type, a type parameter, a value of unknown type: maybe.
+    assert!(!elsewhere(
+        "from app.config import Config as Cfg\ndef f(c: Cfg):\n    c.g$0et(1)\n"
+    ));
+    assert!(!elsewhere("def f(c: T):\n    c.g$0et(1)\n"));
+    assert!(!elsewhere("def f(c):\n    c.g$0et(1)\n"));
+}
