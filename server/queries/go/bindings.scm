@@ -27,3 +27,23 @@
   name: (field_identifier) @name
   type: (_) @type
   (#not-eq? @type "any")) @binding.member
+
+; Variables set to what a function returns: `s := NewServer()`, `s, err := srv.New()`.
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list .
+    (call_expression
+      function: [
+        (identifier) @call
+        (selector_expression field: (field_identifier) @call)
+      ]))) @binding.local
+
+; What functions return (their first result), for the bindings above.
+(function_declaration
+  result: (parameter_list . (parameter_declaration type: (_) @type))) @definition.function
+(function_declaration
+  result: (_) @type) @definition.function
+(method_declaration
+  result: (parameter_list . (parameter_declaration type: (_) @type))) @definition.method
+(method_declaration
+  result: (_) @type) @definition.method

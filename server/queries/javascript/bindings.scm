@@ -21,3 +21,12 @@
       (identifier) @type
       (member_expression property: (property_identifier) @type)
     ])) @binding.member
+
+; Variables set to what a function returns: `const store = createStore()`.
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression
+    function: [
+      (identifier) @call
+      (member_expression property: (property_identifier) @call)
+    ])) @binding.local

@@ -59,3 +59,23 @@
     ])
   (#eq? @_self "self")
   (#match? @type "^[A-Z]")) @binding.member
+
+; Variables set to what a function returns: `client = make_client()`, `c = api.connect()`
+; (a class called is a constructor, typed by the pattern above, which comes first).
+(assignment
+  left: (identifier) @name
+  right: (call
+    function: [
+      (identifier) @call
+      (attribute attribute: (identifier) @call)
+    ])) @binding.local
+
+; What functions return (`-> Store`, `-> Optional[Store]`), for the bindings above.
+(function_definition
+  return_type: (type
+    (generic_type
+      (identifier) @_optional
+      (type_parameter . (type) @type)))
+  (#eq? @_optional "Optional")) @definition.function
+(function_definition
+  return_type: (type) @type) @definition.function

@@ -57,3 +57,30 @@
 (field_declaration
   name: (field_identifier) @name
   type: (_) @type) @binding.member
+
+; Variables set to what a function returns: `let store = open(path)?`, `let s = make()`.
+(let_declaration
+  pattern: (identifier) @name
+  value: [
+    (call_expression function: (identifier) @call)
+    (try_expression (call_expression function: (identifier) @call))
+    (try_expression
+      (call_expression
+        function: (scoped_identifier
+          path: (_) @_path
+          name: (identifier) @call)))
+  ]) @binding.local
+
+; What functions return, for the bindings above: the value inside a `Result`, an `Option`
+; or a `Box` (a binding through `?` holds it; a method called on a `Result` is not the
+; repository's), else the type.
+(function_item
+  return_type: (generic_type
+    type: [
+      (type_identifier) @_wrapper
+      (scoped_type_identifier name: (type_identifier) @_wrapper)
+    ]
+    type_arguments: (type_arguments . (_) @type))
+  (#any-of? @_wrapper "Result" "Option" "Box")) @definition.function
+(function_item
+  return_type: (_) @type) @definition.function

@@ -61,3 +61,18 @@
       (identifier) @type
       (member_expression property: (property_identifier) @type)
     ])) @binding.member
+
+; What functions and methods return (`): Store`), for the bindings in
+; javascript/bindings.scm.
+(function_declaration
+  return_type: (type_annotation
+    [
+      (type_identifier) @type
+      (generic_type name: (_) @type)
+    ])) @definition.function
+(method_definition
+  return_type: (type_annotation
+    [
+      (type_identifier) @type
+      (generic_type name: (_) @type)
+    ])) @definition.method

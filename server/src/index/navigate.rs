@@ -8,7 +8,7 @@ use std::collections::hash_map::Entry;
 use super::{DefId, FilePosition, Index};
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::languages::{DefKind, Language};
-use crate::syntax::Ref;
+use crate::syntax::{Binding, Ref};
 
 const MAX_REEXPORT_DEPTH: usize = 6;
 
@@ -460,12 +460,8 @@ impl Index {
         let mut type_name = if SELF_RECEIVERS.contains(&first) {
             self.enclosing_type_name(file, offset)?
         } else {
-            let bound = self.local_binding_type(file, offset, first)?;
-            if bound == "Self" {
-                self.enclosing_type_name(file, offset)?
-            } else {
-                bound.to_owned()
-            }
+            let binding = self.local_binding(file, offset, first)?;
+            self.bound_type(file, binding)?
         };
         for field in rest {
             type_name = self.member_binding_type(&type_name, field)?;
@@ -491,10 +487,43 @@ impl Index {
             })
     }
 
-    /// The type of the variable or parameter `name` at `offset`: its nearest binding before
-    /// `offset` in the innermost function around `offset` that binds it, else at the top of
-    /// the file.
-    fn local_binding_type(&self, file: FileId, offset: u32, name: &str) -> Option<&str> {
+    /// The type a binding in `file` gives its name: the type it names (`Self`: the type around
+    /// the binding), or what the function it calls returns when every function of that name
+    /// that says what it returns says the same.
+    fn bound_type(&self, file: FileId, binding: &Binding) -> Option<String> {
+        let named = if binding.call {
+            let mut returned: Option<String> = None;
+            for def_id in self.defs_named(&binding.type_name) {
+                let Some(def) = self.def(*def_id).filter(|def| def.kind.is_callable()) else {
+                    continue;
+                };
+                let Some(returns) = def.returns.as_deref() else {
+                    continue;
+                };
+                let returns = if returns == "Self" {
+                    self.container_name(*def_id)?.to_owned()
+                } else {
+                    returns.to_owned()
+                };
+                if returned.as_ref().is_some_and(|seen| *seen != returns) {
+                    return None;
+                }
+                returned = Some(returns);
+            }
+            return returned;
+        } else {
+            &*binding.type_name
+        };
+        if named == "Self" {
+            self.enclosing_type_name(file, binding.name.start)
+        } else {
+            Some(named.to_owned())
+        }
+    }
+
+    /// The variable or parameter `name` at `offset`: its nearest binding before `offset` in
+    /// the innermost function around `offset` that binds it, else at the top of the file.
+    fn local_binding(&self, file: FileId, offset: u32, name: &str) -> Option<&Binding> {
         let data = self.file(file)?;
         let bindings = &data.syntax.bindings;
         let before = &bindings[..bindings.partition_point(|b| b.name.start < offset)];
@@ -511,7 +540,7 @@ impl Index {
                 .rev()
                 .take_while(|b| b.name.start >= scope.start);
             if let Some(binding) = within.filter(|b| !b.member).find(|b| named(b.name)) {
-                return Some(&binding.type_name);
+                return Some(binding);
             }
         }
         // The file's top level: no function encloses the binding.
@@ -526,7 +555,6 @@ impl Index {
                     .iter()
                     .any(|def| def.kind.is_callable() && def.range.contains_inclusive(b.name.start))
             })
-            .map(|b| &*b.type_name)
     }
 
     /// The type of the member `field` of the types named `type_name`: a member binding
@@ -558,7 +586,7 @@ impl Index {
                             == Some(*def_id)
                 });
             if let Some(binding) = found {
-                return Some(binding.type_name.to_string());
+                return self.bound_type(def_id.file, binding);
             }
         }
         None

@@ -606,3 +606,17 @@ fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
     assert!(!elsewhere("def f(c: T):\n    c.g$0et(1)\n"));
     assert!(!elsewhere("def f(c):\n    c.g$0et(1)\n"));
 }
+
+#[test]
+fn a_receiver_holding_what_a_function_returns_has_the_type_it_returns() {
+    let go = "//- /go.mod\nmodule example.com/srv\n//- /server.go\npackage srv\n\ntype Server struct{}\n\nfunc NewServer() (*Server, error) { return &Server{}, nil }\n\nfunc (s *Server) Close() {}\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() {}\n//- /main.go\npackage srv\n\nfunc main() {\n\ts, err := NewServer()\n\t_ = err\n\ts.Clo$0se()\n}\n";
+    check_definitions_exactly(go, &["server.go:Server.Close"]);
+    let python = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\ndef open_pool(url) -> Pool:\n    return Pool()\n//- /app/main.py\nfrom app.db import open_pool\ndef run():\n    pool = open_pool('x')\n    pool.clo$0se()\n";
+    check_definitions_exactly(python, &["app/db.py:Pool.close"]);
+    let rust = "//- /src/store.rs\npub struct Store;\nimpl Store {\n    pub fn open() -> std::io::Result<Self> { Ok(Store) }\n    pub fn flush(&self) {}\n}\npub struct Log;\nimpl Log {\n    pub fn flush(&self) {}\n}\npub fn open_store() -> Result<Store, String> { Ok(Store) }\n//- /src/lib.rs\nfn run() -> Result<(), String> {\n    let store = open_store()?;\n    store.flu$0sh();\n    Ok(())\n}\n";
+    check_definitions_exactly(rust, &["src/store.rs:Store.flush"]);
+    // Two functions of the name that return different types: no type.
+    let ambiguous = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\ndef make() -> Pool:\n    return Pool()\n//- /app/files.py\ndef make() -> File:\n    return File()\n//- /app/main.py\ndef run():\n    thing = make()\n    thing.clo$0se()\n";
+    let (index, cursor) = index_fixture(ambiguous);
+    assert_eq!(index.goto_definition(cursor.unwrap()).len(), 2);
+}

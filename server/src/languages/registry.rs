@@ -59,9 +59,11 @@ pub enum CaptureRole {
     /// `@binding.local` / `@binding.member`: a node that binds `@name` to a value of the
     /// type `@type` names, as a variable or parameter or as a member of the type around it.
     Binding { member: bool },
-    /// `@type`: the node that names a binding's type (`*`, `&`, type arguments, quotes and
-    /// module paths are stripped).
+    /// `@type`: the node that names a binding's type, or in a definition the type a
+    /// function returns (`*`, `&`, type arguments, quotes and module paths are stripped).
     Type,
+    /// `@call`: in a binding, the name of the function whose returned value it holds.
+    Call,
     /// A helper capture for predicates.
     Helper,
 }
@@ -100,6 +102,7 @@ impl CaptureRole {
             "receiver" => CaptureRole::Receiver,
             "container" => CaptureRole::Container,
             "type" => CaptureRole::Type,
+            "call" => CaptureRole::Call,
             "import" => CaptureRole::Import,
             "import.source" => CaptureRole::ImportSource,
             "import.name" => CaptureRole::ImportName,
@@ -175,16 +178,16 @@ fn query_source(lang: Language) -> String {
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("typescript", "tags.scm"),
-            query_file!("javascript", "bindings.scm"),
             query_file!("typescript", "bindings.scm"),
+            query_file!("javascript", "bindings.scm"),
         ],
         Language::Tsx => &[
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("typescript", "tags.scm"),
             query_file!("javascript", "jsx.scm"),
-            query_file!("javascript", "bindings.scm"),
             query_file!("typescript", "bindings.scm"),
+            query_file!("javascript", "bindings.scm"),
         ],
         Language::Go => &[
             query_file!("go", "tags.scm"),

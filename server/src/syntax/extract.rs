@@ -39,6 +39,8 @@ struct DefBuilder<'tree> {
     body: Option<Node<'tree>>,
     signature_end: Option<Node<'tree>>,
     container: Option<Node<'tree>>,
+    /// The bare name of the returned type and the index of the pattern that set it.
+    returns: Option<(usize, Box<str>)>,
     doc: Option<Node<'tree>>,
     exported: bool,
     test: bool,
@@ -56,6 +58,7 @@ struct RefBuilder {
 struct BindingBuilder {
     name: TextRange,
     member: bool,
+    call: bool,
     type_name: Option<(usize, Box<str>)>,
 }
 
@@ -499,6 +502,7 @@ fn extract_range(
                 name: builder.name,
                 type_name,
                 member: builder.member,
+                call: builder.call,
             })
         })
         .collect();
@@ -606,6 +610,7 @@ fn with_statements(
                 exported: false,
                 test: is_test_file,
                 container: None,
+                returns: None,
             }
         })
         .collect();
@@ -700,6 +705,14 @@ fn collect_match<'tree>(
                     CaptureRole::Body => builder.body = Some(capture.node),
                     CaptureRole::Signature => builder.signature_end = Some(capture.node),
                     CaptureRole::Container => builder.container = Some(capture.node),
+                    CaptureRole::Type => {
+                        let returns = binding_type_name(&text[capture.node.byte_range()]);
+                        if !returns.is_empty()
+                            && takes_precedence(builder.returns.as_ref().map(|(set, _)| *set))
+                        {
+                            builder.returns = Some((pattern, returns.into()));
+                        }
+                    }
                     CaptureRole::Doc => builder.doc = Some(capture.node),
                     CaptureRole::Exported => builder.exported = true,
                     CaptureRole::Test => builder.test = true,
@@ -732,14 +745,14 @@ fn collect_match<'tree>(
             builder.add_match(config, query_match, text);
         }
         CaptureRole::Binding { member } => {
-            let (Some(name_node), Some(type_node)) = (
-                name,
-                query_match
-                    .captures()
-                    .iter()
-                    .find(|capture| config.roles[capture.index as usize] == CaptureRole::Type)
-                    .map(|capture| capture.node),
-            ) else {
+            let typed_by = query_match.captures().iter().find_map(|capture| {
+                match config.roles[capture.index as usize] {
+                    CaptureRole::Type => Some((capture.node, false)),
+                    CaptureRole::Call => Some((capture.node, true)),
+                    _ => None,
+                }
+            });
+            let (Some(name_node), Some((type_node, call))) = (name, typed_by) else {
                 return;
             };
             let type_name = binding_type_name(&text[type_node.byte_range()]);
@@ -749,11 +762,13 @@ fn collect_match<'tree>(
             let builder = bindings.entry(name_node.id()).or_insert(BindingBuilder {
                 name: node_range(name_node),
                 member,
+                call,
                 type_name: None,
             });
             if takes_precedence(builder.type_name.as_ref().map(|(set, _)| *set)) {
                 builder.type_name = Some((pattern, type_name.into()));
                 builder.member = member;
+                builder.call = call;
             }
         }
         _ => {}
@@ -858,6 +873,7 @@ fn assemble_defs(
             container: builder
                 .container
                 .map(|container| type_name(&text[container.byte_range()]).into()),
+            returns: builder.returns.as_ref().map(|(_, name)| name.clone()),
         };
         // A pattern may capture the same name twice through different nodes (for example
         // a wrapper and the definition inside it); keep the outer one.

@@ -36,6 +36,9 @@ pub struct Def {
     /// The type the definition belongs to when it is declared outside it (a Go method's
     /// receiver type), as a bare name (`Store` for `func (s *Store[T]) Get()`).
     pub container: Option<Box<str>>,
+    /// The bare name of the type a function returns (`Store` for `-> Result<Store>` or
+    /// `(*Store, error)`, `Self` in an `impl`), for bindings to what it returns.
+    pub returns: Option<Box<str>>,
 }
 
 /// One imported name of an import statement.
@@ -87,6 +90,9 @@ pub struct Binding {
     /// A member of the type around it (a field, `self.x = ...`, `this.x = ...`), not a
     /// variable or a parameter.
     pub member: bool,
+    /// `type_name` names a function, not a type: the binding holds what it returns
+    /// (`s := NewServer()`, `client = make_client()`).
+    pub call: bool,
 }
 
 /// A syntax error recovered from.

@@ -34,13 +34,17 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             .join(",");
         writeln!(
             out,
-            "{:indent$}{} {}{} [{}-{}] name@{} `{}`{}{}",
+            "{:indent$}{} {}{}{} [{}-{}] name@{} `{}`{}{}",
             "",
             def.kind,
             def.name,
             def.container
                 .as_deref()
                 .map(|container| format!(" in={container}"))
+                .unwrap_or_default(),
+            def.returns
+                .as_deref()
+                .map(|returns| format!(" returns={returns}"))
                 .unwrap_or_default(),
             pos(def.range.start),
             pos(def.range.end),
@@ -104,10 +108,11 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             .iter()
             .map(|binding| {
                 format!(
-                    "{}{}: {}",
+                    "{}{}: {}{}",
                     if binding.member { "." } else { "" },
                     &text[binding.name.as_usize()],
-                    binding.type_name
+                    binding.type_name,
+                    if binding.call { "()" } else { "" }
                 )
             })
             .collect();
