@@ -1,59 +1,30 @@
 ; TypeScript bindings: annotated parameters, variables and class fields, so that
 ; `x.method()` resolves. Vocabulary: see ../README.md. Compiled for TypeScript and TSX.
-
-; `any`, `unknown` and `object` are predefined types, not type identifiers: they type
-; nothing here. `Object` does not either.
+; The extractor reduces the annotation to a bare name (`ns.Pool<T>`, `Pool | null` ->
+; `Pool`); types that stand for any value, and arrays, type nothing.
 
 ; A constructor parameter with an accessibility modifier is also a field:
 ; `constructor(private readonly pool: Pool)`.
 (required_parameter
   (accessibility_modifier)
   pattern: (identifier) @name
-  type: (type_annotation
-    [
-      (type_identifier) @type
-      (nested_type_identifier) @type
-      (generic_type name: (_) @type)
-    ])
-  (#not-eq? @type "Object")) @binding.member
-(required_parameter
-  pattern: (identifier) @name
-  type: (type_annotation
-    [
-      (type_identifier) @type
-      (nested_type_identifier) @type
-      (generic_type name: (_) @type)
-    ])
-  (#not-eq? @type "Object")) @binding.local
-(optional_parameter
-  pattern: (identifier) @name
-  type: (type_annotation
-    [
-      (type_identifier) @type
-      (nested_type_identifier) @type
-      (generic_type name: (_) @type)
-    ])
-  (#not-eq? @type "Object")) @binding.local
-(variable_declarator
-  name: (identifier) @name
-  type: (type_annotation
-    [
-      (type_identifier) @type
-      (nested_type_identifier) @type
-      (generic_type name: (_) @type)
-    ])
-  (#not-eq? @type "Object")) @binding.local
+  type: (type_annotation (_) @type)
+  (#not-any-of? @type "any" "unknown" "object" "Object")
+  (#not-match? @type "\\[\\]$")) @binding.member
+([
+  (required_parameter pattern: (identifier) @name type: (type_annotation (_) @type))
+  (optional_parameter pattern: (identifier) @name type: (type_annotation (_) @type))
+  (variable_declarator name: (identifier) @name type: (type_annotation (_) @type))
+ ] @binding.local
+  (#not-any-of? @type "any" "unknown" "object" "Object")
+  (#not-match? @type "\\[\\]$"))
 
 ; Class fields: `private pool: Pool`, `pool = new Pool()`.
 (public_field_definition
   name: (property_identifier) @name
-  type: (type_annotation
-    [
-      (type_identifier) @type
-      (nested_type_identifier) @type
-      (generic_type name: (_) @type)
-    ])
-  (#not-eq? @type "Object")) @binding.member
+  type: (type_annotation (_) @type)
+  (#not-any-of? @type "any" "unknown" "object" "Object")
+  (#not-match? @type "\\[\\]$")) @binding.member
 (public_field_definition
   name: (property_identifier) @name
   value: (new_expression
@@ -64,15 +35,9 @@
 
 ; What functions and methods return (`): Store`), for the bindings in
 ; javascript/bindings.scm.
-(function_declaration
-  return_type: (type_annotation
-    [
-      (type_identifier) @type
-      (generic_type name: (_) @type)
-    ])) @definition.function
-(method_definition
-  return_type: (type_annotation
-    [
-      (type_identifier) @type
-      (generic_type name: (_) @type)
-    ])) @definition.method
+([
+  (function_declaration return_type: (type_annotation (_) @type)) @definition.function
+  (method_definition return_type: (type_annotation (_) @type)) @definition.method
+ ]
+  (#not-any-of? @type "any" "unknown" "object" "Object" "void")
+  (#not-match? @type "\\[\\]$"))
