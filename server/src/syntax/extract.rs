@@ -69,17 +69,12 @@ pub fn extract(lang: Language, tree: &Tree, text: &str, is_test_file: bool) -> F
     if let Some(starts) = swallowing_error(config, root, text) {
         return extract_by_statements(lang, text, is_test_file, &starts);
     }
-    let Extracted {
-        defs,
-        refs,
-        imports,
-        bindings,
-    } = extract_range(config, root, text, is_test_file, None);
+    let extracted = extract_range(config, root, text, is_test_file, None);
     FileSyntax {
-        defs,
-        imports,
-        refs,
-        bindings,
+        defs: extracted.defs,
+        imports: extracted.imports,
+        refs: extracted.refs,
+        bindings: extracted.bindings,
         issues: issues(root),
         read_by_statements: false,
     }
@@ -202,20 +197,15 @@ fn extract_by_statements(
     for (group, _, tree) in groups {
         let tree = tree.unwrap_or_else(|| super::parse_range(lang, text, &lines, group));
         let root = tree.root_node();
-        let Extracted {
-            defs,
-            refs,
-            imports,
-            bindings,
-        } = extract_range(config, root, text, is_test_file, None);
+        let piece = extract_range(config, root, text, is_test_file, None);
         let base = syntax.defs.len() as u32;
-        syntax.defs.extend(defs.into_iter().map(|mut def| {
+        syntax.defs.extend(piece.defs.into_iter().map(|mut def| {
             def.parent = def.parent.map(|parent| parent + base);
             def
         }));
-        syntax.refs.extend(refs);
-        syntax.imports.extend(imports);
-        syntax.bindings.extend(bindings);
+        syntax.refs.extend(piece.refs);
+        syntax.imports.extend(piece.imports);
+        syntax.bindings.extend(piece.bindings);
         if syntax.issues.len() < MAX_ISSUES {
             syntax.issues.extend(issues(root));
             syntax.issues.truncate(MAX_ISSUES);
@@ -313,52 +303,30 @@ pub fn extract_incremental(
         def
     }));
 
-    let in_old_region = |range: &TextRange| old_region.contains(&(range.start as usize));
-    let before = |range: &TextRange| (range.start as usize) < old_region.start;
-    let mut refs = Vec::with_capacity(old_refs.len());
-    refs.extend(
-        old_refs
-            .iter()
-            .copied()
-            .take_while(|reference| before(&reference.range)),
+    let refs = splice(
+        old_refs,
+        region_refs,
+        &old_region,
+        |reference| reference.range,
+        |reference| {
+            reference.range = shift(reference.range);
+            reference.receiver = reference.receiver.map(shift);
+        },
     );
-    refs.extend(region_refs);
-    refs.extend(
-        old_refs
-            .iter()
-            .filter(|reference| !before(&reference.range) && !in_old_region(&reference.range))
-            .map(|reference| Ref {
-                range: shift(reference.range),
-                call: reference.call,
-                receiver: reference.receiver.map(shift),
-            }),
+    let bindings = splice(
+        old_bindings,
+        region_bindings,
+        &old_region,
+        |binding| binding.name,
+        |binding| binding.name = shift(binding.name),
     );
-
-    let mut bindings = Vec::with_capacity(old_bindings.len());
-    let mut after = Vec::new();
-    for mut binding in old_bindings {
-        if before(&binding.name) {
-            bindings.push(binding);
-        } else if !in_old_region(&binding.name) {
-            binding.name = shift(binding.name);
-            after.push(binding);
-        }
-    }
-    bindings.extend(region_bindings);
-    bindings.extend(after);
-
-    let mut imports = Vec::with_capacity(old_imports.len());
-    let mut after = Vec::new();
-    for mut import in old_imports {
-        if before(&import.range) {
-            imports.push(import);
-        } else if !in_old_region(&import.range) {
-            import.range = shift(import.range);
-            after.push(import);
-        }
-    }
-    imports.extend(region_imports);
-    imports.extend(after);
+    let imports = splice(
+        old_imports,
+        region_imports,
+        &old_region,
+        |import| import.range,
+        |import| import.range = shift(import.range),
+    );
 
     FileSyntax {
         defs,
@@ -368,6 +336,31 @@ pub fn extract_incremental(
         issues: issues(root),
         read_by_statements: false,
     }
+}
+
+/// Items sorted by start after an edit: `old`'s before the re-extracted region, the region's
+/// own, then `old`'s after it, moved by `shift` (those that started in the region are gone).
+fn splice<T>(
+    old: Vec<T>,
+    region: Vec<T>,
+    old_region: &Range<usize>,
+    range: impl Fn(&T) -> TextRange,
+    shift: impl Fn(&mut T),
+) -> Vec<T> {
+    let mut spliced = Vec::with_capacity(old.len() + region.len());
+    let mut after = Vec::new();
+    for mut item in old {
+        let start = range(&item).start as usize;
+        if start < old_region.start {
+            spliced.push(item);
+        } else if !old_region.contains(&start) {
+            shift(&mut item);
+            after.push(item);
+        }
+    }
+    spliced.extend(region);
+    spliced.extend(after);
+    spliced
 }
 
 /// The byte range (in the new text) of the top-level items to extract again, or `None` when a
