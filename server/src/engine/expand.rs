@@ -496,12 +496,7 @@ fn linked_cards(
             continue;
         }
         // Resolving costs more than asking whether a type of that name exists at all.
-        if link == Link::Type
-            && !index
-                .defs_named(linked)
-                .iter()
-                .any(|d| index.def(*d).is_some_and(|d| d.kind.is_type()))
-        {
+        if link == Link::Type && !index.defines_type(linked) {
             continue;
         }
         // A unique or resolved target only: a guess among many same-named definitions is
@@ -959,14 +954,7 @@ impl Text {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
         let callees: Vec<String> = with_reason(&expansion, "callee-of:wrap")
             .iter()
-            .map(|candidate| {
-                let def = candidate.def.unwrap();
-                format!(
-                    "{}.{}",
-                    index.container_name(def).unwrap_or("-"),
-                    index.def(def).unwrap().name
-                )
-            })
+            .map(|candidate| crate::index::tests::member_name(&index, candidate.def.unwrap()))
             .collect();
         assert_eq!(callees, ["LineWrapper.new", "LineWrapper.wrap"]);
     }

@@ -127,16 +127,10 @@ impl Index {
                 if res.is_empty() {
                     // `sqlite3.connect()`: a member of a module imported from outside the
                     // repository.
-                    let external = data.syntax.imports.iter().any(|import| {
-                        (import.module_binding.as_deref() == Some(receiver_text)
-                            || import.names.iter().any(|n| n.local_name() == receiver_text))
-                            && self
-                                .resolution()
-                                .modules
-                                .resolve(self, file, import)
-                                .is_empty()
-                    });
-                    if external {
+                    if self
+                        .imports_binding(file, receiver_text)
+                        .any(|in_repository| !in_repository)
+                    {
                         return true;
                     }
                     // `self.entries.get()` with `entries: BTreeMap<..>`: a value whose type the
@@ -146,21 +140,18 @@ impl Index {
                     if let Some(bound) =
                         self.receiver_type(file, reference.range.start, receiver_text)
                     {
-                        let imported_alias = data.syntax.imports.iter().any(|import| {
-                            import.names.iter().any(|n| n.local_name() == bound)
-                                && !self
-                                    .resolution()
-                                    .modules
-                                    .resolve(self, file, import)
-                                    .is_empty()
-                        });
                         if bound.chars().count() > 2
                             && !self.defines_type(&bound)
-                            && !imported_alias
+                            && !data.syntax.imports.iter().any(|import| {
+                                import.names.iter().any(|n| n.local_name() == bound)
+                                    && !self
+                                        .resolution()
+                                        .modules
+                                        .resolve(self, file, import)
+                                        .is_empty()
+                            })
                         {
-                            return self
-                                .container_name(def)
-                                .is_some_and(|container| container != bound);
+                            return self.held_by_another_type(def, &bound);
                         }
                     }
                     // `Vec::new()`, `Promise.resolve()`: a member of a type the repository
@@ -168,15 +159,41 @@ impl Index {
                     let type_name = receiver_type_name(receiver_text);
                     let names_type = type_name.chars().next().is_some_and(char::is_uppercase)
                         && !SELF_RECEIVERS.contains(&type_name);
-                    return names_type
-                        && self
-                            .container_name(def)
-                            .is_some_and(|container| container != type_name);
+                    return names_type && self.held_by_another_type(def, type_name);
                 }
             }
             None => self.scope_candidates(file, reference.range.start, name, &mut res),
         }
         !res.is_empty() && !res.contains(&def)
+    }
+
+    /// For each import of `file` that binds `name` (the module itself or one of its names),
+    /// whether it resolves to a module of the repository.
+    fn imports_binding<'a>(
+        &'a self,
+        file: FileId,
+        name: &'a str,
+    ) -> impl Iterator<Item = bool> + 'a {
+        self.file(file)
+            .into_iter()
+            .flat_map(|data| &data.syntax.imports)
+            .filter(move |import| {
+                import.module_binding.as_deref() == Some(name)
+                    || import.names.iter().any(|n| n.local_name() == name)
+            })
+            .map(move |import| {
+                !self
+                    .resolution()
+                    .modules
+                    .resolve(self, file, import)
+                    .is_empty()
+            })
+    }
+
+    /// Whether `def` is a member of a type (or impl) other than `type_name`.
+    fn held_by_another_type(&self, def: DefId, type_name: &str) -> bool {
+        self.container_name(def)
+            .is_some_and(|container| container != type_name)
     }
 
     fn dedup_targets(&self, defs: Vec<DefId>) -> Vec<NavTarget> {
@@ -469,8 +486,9 @@ impl Index {
         Some(type_name)
     }
 
-    /// Whether the repository defines a type (or an `impl`) named `name`.
-    fn defines_type(&self, name: &str) -> bool {
+    /// Whether the repository defines a type (or an `impl`) named `name`: a cheap question
+    /// to ask before resolving a name as a type.
+    pub fn defines_type(&self, name: &str) -> bool {
         self.defs_named(name).iter().any(|def| {
             self.def(*def)
                 .is_some_and(|data| data.kind.is_type() || data.kind == DefKind::Impl)

@@ -503,15 +503,23 @@ fn check_definitions_exactly(fixture: &str, expect: &[&str]) {
         .goto_definition(cursor.expect("fixture has a $0 cursor"))
         .iter()
         .map(|target| {
-            let container = index.container_name(target.def).unwrap_or("-");
             format!(
-                "{}:{container}.{}",
+                "{}:{}",
                 index.file(target.file).unwrap().path,
-                index.def(target.def).unwrap().name
+                member_name(&index, target.def)
             )
         })
         .collect();
     assert_eq!(got, expect);
+}
+
+/// A definition as `Container.name` (`-.name` at the top level).
+pub(crate) fn member_name(index: &Index, def: DefId) -> String {
+    format!(
+        "{}.{}",
+        index.container_name(def).unwrap_or("-"),
+        index.def(def).unwrap().name
+    )
 }
 
 #[test]

@@ -815,8 +815,8 @@ fn assemble_defs(
     // others (fields, constants and variables never do: in Go `x, y = 1, 2`, `y` is not
     // `x`'s member).
     let mut stack: Vec<u32> = Vec::new();
-    for builder in &builders {
-        let node = node_of(builder);
+    for mut builder in builders {
+        let node = node_of(&builder);
         let (_, name_node) = builder.name.expect("filtered above");
         let def_node_range = node_range(node);
         while let Some(&top) = stack.last() {
@@ -859,14 +859,14 @@ fn assemble_defs(
             range: TextRange::new(leading_start, outer.end_byte()),
             name_range: node_range(name_node),
             parent,
-            signature: signature(config, node, outer, builder, text).into_boxed_str(),
+            signature: signature(config, node, outer, &builder, text).into_boxed_str(),
             doc: doc.map(String::into_boxed_str),
             exported,
             test,
             container: builder
                 .container
                 .map(|container| type_name(&text[container.byte_range()]).into()),
-            returns: builder.returns.as_ref().map(|(_, name)| name.clone()),
+            returns: builder.returns.take().map(|(_, name)| name),
         };
         // A pattern may capture the same name twice through different nodes (for example
         // a wrapper and the definition inside it); keep the outer one.
