@@ -136,20 +136,16 @@ impl Index {
                     // `self.entries.get()` with `entries: BTreeMap<..>`: a value whose type the
                     // repository does not define (names of one or two letters are taken for
                     // type parameters, which stand for types that may hold `def`, and a name
-                    // imported from the repository may be an alias of a type that does).
+                    // imported from the repository may be an alias of a type that does, or
+                    // a module that is one: `const Reply = require('./reply')`).
                     if let Some(bound) =
                         self.receiver_type(file, reference.range.start, receiver_text)
                     {
                         if bound.chars().count() > 2
                             && !self.defines_type(&bound)
-                            && !data.syntax.imports.iter().any(|import| {
-                                import.names.iter().any(|n| n.local_name() == bound)
-                                    && !self
-                                        .resolution()
-                                        .modules
-                                        .resolve(self, file, import)
-                                        .is_empty()
-                            })
+                            && !self
+                                .imports_binding(file, &bound)
+                                .any(|in_repository| in_repository)
                         {
                             return self.held_by_another_type(def, &bound);
                         }

@@ -628,3 +628,23 @@ fn a_receiver_holding_what_a_function_returns_has_the_type_it_returns() {
     let (index, cursor) = index_fixture(ambiguous);
     assert_eq!(index.goto_definition(cursor.unwrap()).len(), 2);
 }
+
+#[test]
+fn a_value_of_a_class_bound_as_a_required_module_may_be_a_use() {
+    // `Reply` is a constructor function the module exports, bound by `require`: a value made
+    // with it is of a repository type whose methods are set anywhere (on its prototype, in a
+    // factory), so a `send` held by something else may still be the one it calls.
+    let fixture = "//- /lib/reply.js\nfunction Reply(res) { this.res = res }\nfunction wrapReply(reply) {\n  return function send(payload) { return reply.res.end(payload) }\n}\nmodule.exports = Reply\n//- /lib/handler.js\nconst Reply = require('./reply')\nfunction done() {\n  const reply = new Reply(null)\n  reply.se$0nd('ok')\n}\n";
+    let (index, cursor) = index_fixture(fixture);
+    let cursor = cursor.unwrap();
+    let data = index.file(cursor.file).unwrap();
+    let reference = data
+        .syntax
+        .refs
+        .iter()
+        .find(|r| r.range.contains_inclusive(cursor.offset))
+        .unwrap();
+    let send = index.defs_named("send")[0];
+    assert_eq!(index.container_name(send), Some("wrapReply"));
+    assert!(!index.resolves_elsewhere(cursor.file, reference, send));
+}
