@@ -257,6 +257,28 @@
             ]) @definition.method
         ]))))
 
+; Members of an object literal that becomes a prototype, at any depth (pre-class code and
+; libraries wrapped in a function: `Context.prototype = { get header() {}, accepts: function
+; (types) {} }`, `jQuery.fn = jQuery.prototype = { init() {} }`). The constructor is the
+; container.
+(assignment_expression
+  left: (member_expression
+    object: (_) @container
+    property: (property_identifier) @_prototype)
+  right: (object
+    [
+      (method_definition
+        name: (property_identifier) @name
+        body: (statement_block) @body) @definition.method
+      (pair
+        key: (property_identifier) @name
+        value: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+        ]) @definition.method
+    ])
+  (#eq? @_prototype "prototype"))
+
 ; Methods of object literals handed to a call outside any function: class factories and
 ; mixins of pre-class code (`Server = new Class({ route: function () {} })`,
 ; `exports.View = Plugin.extend({ extend: { init() {} } })`) and options objects whose

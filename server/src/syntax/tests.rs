@@ -405,6 +405,34 @@ function later() {
 }
 
 #[test]
+fn javascript_prototype_objects() {
+    // Pre-class code gives a constructor its methods in one object literal (old Koa's
+    // `Context.prototype = { get header() {}, accepts: function (types) {} }`), also inside a
+    // wrapping function (jQuery's `jQuery.fn = jQuery.prototype = { init() {} }`); a plain value
+    // or an object assigned to any other property defines nothing.
+    check(
+        "javascript_prototype_objects",
+        Language::JavaScript,
+        false,
+        r#"function Context(app) { this.app = app }
+Context.prototype = {
+  get header () { return this.req.headers },
+  accepts: function (types) { return types },
+  inspect () { return this },
+  limit: 3
+};
+(function (window) {
+  jQuery.fn = jQuery.prototype = {
+    init (selector) { return this }
+  }
+  Widget.defaults = { render () {} }
+  Other.prototype = Object.create(Base.prototype)
+})(window)
+"#,
+    );
+}
+
+#[test]
 fn javascript_methods_of_objects_handed_to_calls() {
     // Pre-class code defines methods in objects passed to class factories and mixins (Express
     // 0.x); options objects hold code one level down (`reducers: { add() {} }`, the key is the
