@@ -19,6 +19,27 @@ type Visited = FxHashMap<(FileId, Box<str>), usize>;
 const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self", "super"];
 /// `a.b.c`: how many fields deep a receiver's type is followed.
 const MAX_FIELD_DEPTH: usize = 3;
+/// How many calls in a chain (`a().b().c()`) a receiver's type is followed through.
+const MAX_CALL_DEPTH: usize = 3;
+
+/// The byte offset of the parenthesis that opens the argument list closing `call` (`make(a, (b))`
+/// gives 4); none when they do not balance.
+fn matching_open_paren(call: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, byte) in call.bytes().enumerate().rev() {
+        match byte {
+            b')' => depth += 1,
+            b'(' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
 
 /// The type a receiver names, if it names one: its last segment without generic arguments
 /// (`crate::json::JSONBuilder` -> `JSONBuilder`, `Foo<T>` -> `Foo`).
@@ -455,9 +476,27 @@ impl Index {
     /// The name of the type of `receiver` (`x`, `self.field`, `x.a.b`) at `offset` in `file`,
     /// as the file's bindings give it: a variable or parameter is typed by its nearest binding
     /// before `offset` in the innermost function around it that binds it (else at the top of
-    /// the file); `self`, `this` by the type around `offset`; and each field after the first
-    /// part by the member bindings of the type before it.
+    /// the file); `self`, `this` by the type around `offset`; each field after the first
+    /// part by the member bindings of the type before it; and a call (`x.make()`) by what it
+    /// returns (see [`Self::call_type`]).
     fn receiver_type(&self, file: FileId, offset: u32, receiver: &str) -> Option<String> {
+        self.receiver_type_within(file, offset, receiver, MAX_CALL_DEPTH)
+    }
+
+    /// [`Self::receiver_type`], following at most `calls` calls in a chain.
+    fn receiver_type_within(
+        &self,
+        file: FileId,
+        offset: u32,
+        receiver: &str,
+        calls: usize,
+    ) -> Option<String> {
+        // What a call returns: `make()`, `x.make()`, `Type::make()?`, `x.fetch().await`.
+        let value = receiver.trim_end_matches('?');
+        let value = value.strip_suffix(".await").unwrap_or(value).trim_end();
+        if value.ends_with(')') {
+            return self.call_type(file, offset, value, calls.checked_sub(1)?);
+        }
         let mut parts = receiver.split('.');
         let first = parts.next()?;
         let is_name = |part: &str| {
@@ -506,25 +545,7 @@ impl Index {
     /// that says what it returns says the same.
     fn bound_type(&self, file: FileId, binding: &Binding) -> Option<String> {
         let named = if binding.call {
-            let mut returned: Option<String> = None;
-            for def_id in self.defs_named(&binding.type_name) {
-                let Some(def) = self.def(*def_id).filter(|def| def.kind.is_callable()) else {
-                    continue;
-                };
-                let Some(returns) = def.returns.as_deref() else {
-                    continue;
-                };
-                let returns = if returns == "Self" {
-                    self.container_name(*def_id)?.to_owned()
-                } else {
-                    returns.to_owned()
-                };
-                if returned.as_ref().is_some_and(|seen| *seen != returns) {
-                    return None;
-                }
-                returned = Some(returns);
-            }
-            return returned;
+            return self.returned_type(self.defs_named(&binding.type_name).iter().copied());
         } else {
             &*binding.type_name
         };
@@ -533,6 +554,65 @@ impl Index {
         } else {
             Some(named.to_owned())
         }
+    }
+
+    /// The type of the value of `call` (`make(..)`, `x.make(..)`, `Type::make(..)`, `Cart()`,
+    /// its text ending with the closing parenthesis) at `offset` in `file`: the type it
+    /// constructs, or what the functions it may call return (the methods of the receiver's
+    /// type when it has a receiver).
+    fn call_type(&self, file: FileId, offset: u32, call: &str, calls: usize) -> Option<String> {
+        let callee = call[..matching_open_paren(call)?].trim_end();
+        // A constructor: `Cart()`, `new Cart()`.
+        let constructed = callee.strip_prefix("new ").map_or(callee, str::trim_start);
+        if self.defines_type(constructed) {
+            return Some(constructed.to_owned());
+        }
+        if let Some((receiver, method)) = callee.rsplit_once('.') {
+            let receiver_type = self.receiver_type_within(file, offset, receiver, calls)?;
+            return self.method_returns(&receiver_type, method);
+        }
+        if let Some((qualifier, function)) = callee.rsplit_once("::") {
+            let type_name = receiver_type_name(qualifier);
+            if self.defines_type(type_name) {
+                return self.method_returns(type_name, function);
+            }
+            return self.returned_type(self.defs_named(function).iter().copied());
+        }
+        self.returned_type(self.defs_named(callee).iter().copied())
+    }
+
+    /// What the methods named `method` of the types named `type_name` return.
+    fn method_returns(&self, type_name: &str, method: &str) -> Option<String> {
+        let methods = self
+            .defs_named(method)
+            .iter()
+            .copied()
+            .filter(|def| self.container_name(*def) == Some(type_name));
+        self.returned_type(methods)
+    }
+
+    /// The type that every callable among `defs` that says what it returns says it returns
+    /// (`Self`: the type it belongs to); none when they disagree or none says.
+    fn returned_type(&self, defs: impl Iterator<Item = DefId>) -> Option<String> {
+        let mut returned: Option<String> = None;
+        for def_id in defs {
+            let Some(def) = self.def(def_id).filter(|def| def.kind.is_callable()) else {
+                continue;
+            };
+            let Some(returns) = def.returns.as_deref() else {
+                continue;
+            };
+            let returns = if returns == "Self" {
+                self.container_name(def_id)?
+            } else {
+                returns
+            };
+            if returned.as_deref().is_some_and(|seen| seen != returns) {
+                return None;
+            }
+            returned = Some(returns.to_owned());
+        }
+        returned
     }
 
     /// The variable or parameter `name` at `offset`: its nearest binding before `offset` in
@@ -553,7 +633,10 @@ impl Index {
                 .iter()
                 .rev()
                 .take_while(|b| b.name.start >= scope.start);
-            if let Some(binding) = within.filter(|b| !b.member).find(|b| named(b.name)) {
+            if let Some(binding) = within
+                .filter(|b| !b.member && named(b.name))
+                .find(|b| self.in_scope_at(file, b.name.start, offset))
+            {
                 return Some(binding);
             }
         }
@@ -569,6 +652,16 @@ impl Index {
                     .iter()
                     .any(|def| def.kind.is_callable() && def.range.contains_inclusive(b.name.start))
             })
+    }
+
+    /// Whether a name bound at `bound` in `file` is in scope at `offset`: every function
+    /// around the binding is around `offset` too (a nested function's locals end with it).
+    fn in_scope_at(&self, file: FileId, bound: u32, offset: u32) -> bool {
+        self.enclosing_defs(file, bound)
+            .into_iter()
+            .filter_map(|def| self.def(def))
+            .filter(|def| def.kind.is_callable())
+            .all(|def| def.range.contains_inclusive(offset))
     }
 
     /// The type of the member `field` of the types named `type_name`: a member binding

@@ -547,6 +547,17 @@ fn a_python_receiver_is_typed_by_its_constructor_annotation_or_field() {
     );
     let (index, cursor) = index_fixture(&elsewhere);
     assert_eq!(index.goto_definition(cursor.unwrap()).len(), 2);
+    // Nor does a binding in a function nested in this one, which has ended at the cursor; the
+    // outer function's own binding still does.
+    let nested = format!(
+        "{types}//- /shop/app.py\ndef run(cart):\n    def setup():\n        cart = Cart()\n    cart.a$0dd(1)\n"
+    );
+    let (index, cursor) = index_fixture(&nested);
+    assert_eq!(index.goto_definition(cursor.unwrap()).len(), 2);
+    let outer = format!(
+        "{types}//- /shop/app.py\ndef run():\n    cart = Ledger()\n    def setup():\n        cart = Cart()\n    cart.a$0dd(1)\n"
+    );
+    check_definitions_exactly(&outer, &["shop/types.py:Ledger.add"]);
 }
 
 #[test]
@@ -623,6 +634,14 @@ fn a_receiver_holding_what_a_function_returns_has_the_type_it_returns() {
     check_definitions_exactly(python, &["app/db.py:Pool.close"]);
     let rust = "//- /src/store.rs\npub struct Store;\nimpl Store {\n    pub fn open() -> std::io::Result<Self> { Ok(Store) }\n    pub fn flush(&self) {}\n}\npub struct Log;\nimpl Log {\n    pub fn flush(&self) {}\n}\npub fn open_store() -> Result<Store, String> { Ok(Store) }\n//- /src/lib.rs\nfn run() -> Result<(), String> {\n    let store = open_store()?;\n    store.flu$0sh();\n    Ok(())\n}\n";
     check_definitions_exactly(rust, &["src/store.rs:Store.flush"]);
+    // A chain of calls: each call's value has the type its function returns, a method's
+    // `Self` being its own type, a constructor's the type it constructs.
+    let chained = "//- /src/store.rs\npub struct Store;\nimpl Store {\n    pub fn open() -> std::io::Result<Self> { Ok(Store) }\n    pub fn log(&self) -> Log { Log }\n    pub fn flush(&self) {}\n}\npub struct Log;\nimpl Log {\n    pub fn flush(&self) {}\n}\n//- /src/lib.rs\nfn run() -> std::io::Result<()> {\n    Store::open()?.log().flu$0sh();\n    Ok(())\n}\n";
+    check_definitions_exactly(chained, &["src/store.rs:Log.flush"]);
+    let python_chain = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\nclass Db:\n    def pool(self, size=(1, 2)) -> Pool:\n        return Pool()\n//- /app/main.py\ndef run():\n    Db().pool(size=(3, 4)).clo$0se()\n";
+    check_definitions_exactly(python_chain, &["app/db.py:Pool.close"]);
+    let go_chain = "//- /go.mod\nmodule example.com/srv\n//- /server.go\npackage srv\n\ntype Server struct{}\n\nfunc NewServer() *Server { return &Server{} }\n\nfunc (s *Server) Close() {}\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() {}\n//- /main.go\npackage srv\n\nfunc main() {\n\tNewServer().Clo$0se()\n}\n";
+    check_definitions_exactly(go_chain, &["server.go:Server.Close"]);
     // Two functions of the name that return different types: no type.
     let ambiguous = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\ndef make() -> Pool:\n    return Pool()\n//- /app/files.py\ndef make() -> File:\n    return File()\n//- /app/main.py\ndef run():\n    thing = make()\n    thing.clo$0se()\n";
     let (index, cursor) = index_fixture(ambiguous);
