@@ -10,7 +10,7 @@ use super::items::{
     compact, compact_with, def_lines, full, lines, qualified_name, standard, Candidate, Rendering,
     Section,
 };
-use super::rank::{Ranked, Ranking};
+use super::rank::{is_test_def, Ranked, Ranking};
 use crate::base::{FileId, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
@@ -202,6 +202,13 @@ pub fn expand(
                     "member-of:{}",
                     index.def(owner).map_or("", |owner| &owner.name)
                 );
+                // A test's siblings (the other cases of its `describe` block or test class)
+                // are an outline only for a task about tests.
+                let siblings = if intent == IntentKind::TestWriting || !is_test_def(index, owner) {
+                    MAX_MEMBERS
+                } else {
+                    0
+                };
                 let members = index
                     .members(owner)
                     .chain(index.declared_members(owner))
@@ -210,7 +217,7 @@ pub fn expand(
                     .filter(|member| {
                         !primary_ids.contains(member) && !pinned.contains(&member.file)
                     })
-                    .take(MAX_MEMBERS);
+                    .take(siblings);
                 for (rank, member) in members.enumerate() {
                     if carded.insert(member) {
                         candidates.push(outline_card(
@@ -1094,6 +1101,37 @@ func (r *Router) Handle() {}
             "{name}"
         );
         assert!(!name.contains("sets the name"), "{name}");
+    }
+
+    #[test]
+    fn a_test_target_brings_its_siblings_only_for_a_task_about_tests() {
+        // A `describe('FormData')` block found by its name: its block is its container, and
+        // the other cases of that block are an outline only when the task writes tests.
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /test/http.test.js
+describe('http adapter', () => {
+  it('should redirect', () => {})
+  it('should support proxies', () => {})
+  describe('FormData', () => {})
+})
+"#,
+        );
+        let target = index.defs_named("FormData")[0];
+        let ranking = one_target(target, target.file);
+        for (intent, siblings) in [(IntentKind::BugFix, 0), (IntentKind::TestWriting, 2)] {
+            let expansion = expand(&index, &ranking, intent, false, &[]);
+            assert_eq!(
+                with_reason(&expansion, "container-of:FormData").len(),
+                1,
+                "{intent:?}"
+            );
+            assert_eq!(
+                with_reason(&expansion, "member-of:http adapter").len(),
+                siblings,
+                "{intent:?}"
+            );
+        }
     }
 
     #[test]

@@ -175,7 +175,7 @@ pub struct RankInput<'a> {
     pub pinned: &'a [FileId],
 }
 
-fn is_test_def(index: &Index, def: DefId) -> bool {
+pub(super) fn is_test_def(index: &Index, def: DefId) -> bool {
     index.file(def.file).is_some_and(|data| data.is_test) || index.def(def).is_some_and(|d| d.test)
 }
 
