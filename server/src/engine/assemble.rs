@@ -11,13 +11,20 @@ use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::Index;
 use rayon::prelude::*;
 
-/// A chosen item with its rendering and exact token count.
+/// A chosen item: one of its candidate's renderings, its block and exact token count.
 #[derive(Clone, Debug)]
 pub struct Chosen {
     pub candidate_idx: usize,
-    pub rendering: Rendering,
+    pub rendering_idx: usize,
     pub block: String,
     pub tokens: u32,
+}
+
+impl Chosen {
+    /// The rendering chosen among its candidate's.
+    pub fn rendering<'c>(&self, candidates: &'c [Candidate]) -> &'c Rendering {
+        &candidates[self.candidate_idx].renderings[self.rendering_idx]
+    }
 }
 
 pub struct Assembly {
@@ -114,13 +121,13 @@ fn overlapping(
 ) -> Vec<usize> {
     (0..chosen.len())
         .filter(|pos| {
-            let other = &chosen[*pos];
-            let other_candidate = &candidates[other.candidate_idx];
+            let other_candidate = &candidates[chosen[*pos].candidate_idx];
+            let other = chosen[*pos].rendering(candidates);
             other_candidate.file == candidate.file
-                && other.rendering.range.start < rendering.range.end
-                && rendering.range.start < other.rendering.range.end
-                && (other.rendering.range.contains_range(rendering.range)
-                    || rendering.range.contains_range(other.rendering.range)
+                && other.range.start < rendering.range.end
+                && rendering.range.start < other.range.end
+                && (other.range.contains_range(rendering.range)
+                    || rendering.range.contains_range(other.range)
                     || other_candidate.section == candidate.section)
         })
         .collect()
@@ -210,18 +217,18 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 let is_function = candidate.kind.is_some_and(|kind| kind.is_callable());
                 let overlapped = overlapping(&chosen, candidates, candidate, rendering);
                 let replaces = overlapped.iter().all(|pos| {
-                    let other = &chosen[*pos];
+                    let other = chosen[*pos].rendering(candidates);
                     let holds_code = || {
                         is_function
-                            && rendering.range != other.rendering.range
-                            && !candidates[other.candidate_idx]
+                            && rendering.range != other.range
+                            && !candidates[chosen[*pos].candidate_idx]
                                 .reasons
                                 .iter()
                                 .any(|reason| reason.starts_with("traceback-frame"))
                     };
                     rendering.fidelity == Fidelity::Full
-                        && (other.rendering.fidelity != Fidelity::Full || holds_code())
-                        && rendering.range.contains_range(other.rendering.range)
+                        && (other.fidelity != Fidelity::Full || holds_code())
+                        && rendering.range.contains_range(other.range)
                 });
                 if !replaces {
                     continue;
@@ -274,7 +281,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 }
                 chosen.push(Chosen {
                     candidate_idx: idx,
-                    rendering: rendering.clone(),
+                    rendering_idx,
                     block,
                     tokens: block_tokens,
                 });
@@ -292,15 +299,10 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
         chosen = kept;
         // Their counts stay at hand for the list of omitted items.
         for item in left {
-            let renderings = &candidates[item.candidate_idx].renderings;
-            if let Some(rendering_idx) = renderings.iter().position(|r| {
-                r.fidelity == item.rendering.fidelity && r.range == item.rendering.range
-            }) {
-                costs.insert(
-                    (item.candidate_idx, rendering_idx),
-                    (item.block, item.tokens),
-                );
-            }
+            costs.insert(
+                (item.candidate_idx, item.rendering_idx),
+                (item.block, item.tokens),
+            );
         }
     }
 
@@ -317,7 +319,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                             && candidate
                                 .renderings
                                 .iter()
-                                .any(|r| c.rendering.range.contains_range(r.range)))
+                                .any(|r| c.rendering(candidates).range.contains_range(r.range)))
                 })
             };
             let omitted: Vec<usize> = relevant
@@ -395,7 +397,7 @@ fn unnamed_card_files(input: &AssembleInput<'_>, chosen: &[Chosen]) -> FxHashSet
     for item in chosen {
         let candidate = &input.candidates[item.candidate_idx];
         let is_unnamed_card = candidate.section == Section::Definitions
-            && item.rendering.fidelity != Fidelity::Full
+            && item.rendering(input.candidates).fidelity != Fidelity::Full
             && !candidate.named;
         *unnamed.entry(candidate.file).or_insert(true) &= is_unnamed_card;
     }
@@ -429,7 +431,7 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
             in_section.sort_by_key(|pos| {
                 (
                     file_rank[&file_of(*pos)],
-                    chosen[*pos].rendering.range.start,
+                    chosen[*pos].rendering(candidates).range.start,
                 )
             });
         }

@@ -284,10 +284,11 @@ impl Engine {
                 .filter(|chosen| expansion.candidates[chosen.candidate_idx].section == section)
             {
                 let candidate = &expansion.candidates[chosen.candidate_idx];
+                let rendering = chosen.rendering(&expansion.candidates);
                 items.push(to_item(
                     candidate,
-                    chosen.rendering.range,
-                    chosen.rendering.fidelity,
+                    rendering.range,
+                    rendering.fidelity,
                     chosen.tokens,
                 ));
             }

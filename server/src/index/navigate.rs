@@ -402,7 +402,7 @@ impl Index {
                 let Some(container_def) = self.def(container) else {
                     continue;
                 };
-                if !(container_def.kind.is_type() || container_def.kind == DefKind::Impl) {
+                if !container_def.kind.is_type_or_impl() {
                     continue;
                 }
                 self.members_of_type(file, &container_def.name.clone(), name, acc);
@@ -526,7 +526,7 @@ impl Index {
     pub fn defines_type(&self, name: &str) -> bool {
         self.defs_named(name).iter().any(|def| {
             self.def(*def)
-                .is_some_and(|data| data.kind.is_type() || data.kind == DefKind::Impl)
+                .is_some_and(|data| data.kind.is_type_or_impl())
         })
     }
 
@@ -536,7 +536,7 @@ impl Index {
             .into_iter()
             .find_map(|def| {
                 let data = self.def(def)?;
-                (data.kind.is_type() || data.kind == DefKind::Impl).then(|| data.name.to_string())
+                data.kind.is_type_or_impl().then(|| data.name.to_string())
             })
     }
 
@@ -544,15 +544,12 @@ impl Index {
     /// the binding), or what the function it calls returns when every function of that name
     /// that says what it returns says the same.
     fn bound_type(&self, file: FileId, binding: &Binding) -> Option<String> {
-        let named = if binding.call {
-            return self.returned_type(self.defs_named(&binding.type_name).iter().copied());
-        } else {
-            &*binding.type_name
-        };
-        if named == "Self" {
+        if binding.call {
+            self.returned_type(self.defs_named(&binding.type_name).iter().copied())
+        } else if &*binding.type_name == "Self" {
             self.enclosing_type_name(file, binding.name.start)
         } else {
-            Some(named.to_owned())
+            Some(binding.type_name.to_string())
         }
     }
 
@@ -571,14 +568,18 @@ impl Index {
             let receiver_type = self.receiver_type_within(file, offset, receiver, calls)?;
             return self.method_returns(&receiver_type, method);
         }
-        if let Some((qualifier, function)) = callee.rsplit_once("::") {
-            let type_name = receiver_type_name(qualifier);
-            if self.defines_type(type_name) {
-                return self.method_returns(type_name, function);
+        // `Type::make`: a method of the type; `module::make`: a function.
+        let function = match callee.rsplit_once("::") {
+            Some((qualifier, function)) => {
+                let type_name = receiver_type_name(qualifier);
+                if self.defines_type(type_name) {
+                    return self.method_returns(type_name, function);
+                }
+                function
             }
-            return self.returned_type(self.defs_named(function).iter().copied());
-        }
-        self.returned_type(self.defs_named(callee).iter().copied())
+            None => callee,
+        };
+        self.returned_type(self.defs_named(function).iter().copied())
     }
 
     /// What the methods named `method` of the types named `type_name` return.
@@ -615,43 +616,17 @@ impl Index {
         returned
     }
 
-    /// The variable or parameter `name` at `offset`: its nearest binding before `offset` in
-    /// the innermost function around `offset` that binds it, else at the top of the file.
+    /// The variable or parameter `name` at `offset`: its nearest binding before `offset` that
+    /// is in scope there (in the innermost function around `offset` that binds it, else in an
+    /// outer one, else at the top of the file).
     fn local_binding(&self, file: FileId, offset: u32, name: &str) -> Option<&Binding> {
         let data = self.file(file)?;
         let bindings = &data.syntax.bindings;
-        let before = &bindings[..bindings.partition_point(|b| b.name.start < offset)];
-        let named = |range: TextRange| data.text.get(range.as_usize()) == Some(name);
-        let scopes = self
-            .enclosing_defs(file, offset)
-            .into_iter()
-            .filter_map(|def| self.def(def))
-            .filter(|def| def.kind.is_callable())
-            .map(|def| def.range);
-        for scope in scopes {
-            let within = before
-                .iter()
-                .rev()
-                .take_while(|b| b.name.start >= scope.start);
-            if let Some(binding) = within
-                .filter(|b| !b.member && named(b.name))
-                .find(|b| self.in_scope_at(file, b.name.start, offset))
-            {
-                return Some(binding);
-            }
-        }
-        // The file's top level: no function encloses the binding.
-        before
+        bindings[..bindings.partition_point(|b| b.name.start < offset)]
             .iter()
             .rev()
-            .filter(|b| !b.member && named(b.name))
-            .find(|b| {
-                !data
-                    .syntax
-                    .defs
-                    .iter()
-                    .any(|def| def.kind.is_callable() && def.range.contains_inclusive(b.name.start))
-            })
+            .filter(|b| !b.member && data.text.get(b.name.as_usize()) == Some(name))
+            .find(|b| self.in_scope_at(file, b.name.start, offset))
     }
 
     /// Whether a name bound at `bound` in `file` is in scope at `offset`: every function

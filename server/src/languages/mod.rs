@@ -211,6 +211,11 @@ impl DefKind {
         )
     }
 
+    /// Kinds whose name is a type's: a type, or an `impl` of one (the container of methods).
+    pub fn is_type_or_impl(self) -> bool {
+        self.is_type() || self == DefKind::Impl
+    }
+
     pub fn is_callable(self) -> bool {
         matches!(self, DefKind::Function | DefKind::Method | DefKind::Macro)
     }

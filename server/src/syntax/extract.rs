@@ -830,8 +830,7 @@ fn assemble_defs(
 
         let mut kind = builder.kind.map_or(DefKind::Function, |(_, kind)| kind);
         if kind == DefKind::Function
-            && parent_def
-                .is_some_and(|parent| parent.kind.is_type() || parent.kind == DefKind::Impl)
+            && parent_def.is_some_and(|parent| parent.kind.is_type_or_impl())
         {
             kind = DefKind::Method;
         }
