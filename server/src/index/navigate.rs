@@ -391,11 +391,7 @@ impl Index {
         name: &str,
         acc: &mut Vec<DefId>,
     ) {
-        let Some(data) = self.file(file) else {
-            return;
-        };
         let receiver = receiver.trim();
-        let modules = &self.resolution().modules;
         // `self.name`, `this.name`: members of the enclosing type.
         if SELF_RECEIVERS.contains(&receiver) {
             for container in self.enclosing_defs(file, offset) {
@@ -412,35 +408,8 @@ impl Index {
             }
             return;
         }
-        // `module.name` through a module import binding (Python, Go, JS namespaces).
-        for import in &data.syntax.imports {
-            if import.module_binding.as_deref() == Some(receiver) {
-                for target in modules.resolve(self, file, import) {
-                    self.lookup_exported(target, name, 1, acc);
-                }
-                if !acc.is_empty() {
-                    return;
-                }
-                // Go: the package is a directory of files.
-                if data.lang == Language::Go {
-                    return;
-                }
-            }
-            // `from pkg import module` then `module.name`.
-            if import.names.iter().any(|n| n.local_name() == receiver) {
-                let original = import
-                    .names
-                    .iter()
-                    .find(|n| n.local_name() == receiver)
-                    .map(|n| n.name.to_string())
-                    .unwrap_or_default();
-                for module in modules.resolve_submodule(self, file, &import.source, &original) {
-                    self.lookup_exported(module, name, 1, acc);
-                }
-                if !acc.is_empty() {
-                    return;
-                }
-            }
+        if self.module_members(file, receiver, name, acc) {
+            return;
         }
         // `x.name`, `self.field.name`: the type bindings give the receiver.
         if let Some(type_name) = self.receiver_type(file, offset, receiver) {
@@ -449,7 +418,51 @@ impl Index {
                 return;
             }
         }
-        // `Type.name`, `Type::name`, `crate::module::name`.
+        self.named_members(file, receiver, name, acc);
+    }
+
+    /// Candidates for `module.name` through the file's imports (Python, Go, JS namespaces,
+    /// `from pkg import module`). True when `receiver` is a module, found or not (a Go
+    /// package is a directory of files: nothing else may be named so).
+    fn module_members(
+        &self,
+        file: FileId,
+        receiver: &str,
+        name: &str,
+        acc: &mut Vec<DefId>,
+    ) -> bool {
+        let Some(data) = self.file(file) else {
+            return false;
+        };
+        let modules = &self.resolution().modules;
+        for import in &data.syntax.imports {
+            if import.module_binding.as_deref() == Some(receiver) {
+                for target in modules.resolve(self, file, import) {
+                    self.lookup_exported(target, name, 1, acc);
+                }
+                if !acc.is_empty() || data.lang == Language::Go {
+                    return true;
+                }
+            }
+            if let Some(imported) = import.names.iter().find(|n| n.local_name() == receiver) {
+                for module in modules.resolve_submodule(self, file, &import.source, &imported.name)
+                {
+                    self.lookup_exported(module, name, 1, acc);
+                }
+                if !acc.is_empty() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Candidates for `Type.name`, `Type::name` and `crate::module::name`: what the receiver
+    /// names rather than the type of a value.
+    fn named_members(&self, file: FileId, receiver: &str, name: &str, acc: &mut Vec<DefId>) {
+        let Some(data) = self.file(file) else {
+            return;
+        };
         let type_name = receiver_type_name(receiver);
         if data.lang == Language::Rust && receiver.contains("::") || receiver.starts_with("crate") {
             // A module path: resolve it as a `use` would.
@@ -461,7 +474,7 @@ impl Index {
                 wildcard: false,
                 reexport: false,
             };
-            for target in modules.resolve(self, file, &import) {
+            for target in self.resolution().modules.resolve(self, file, &import) {
                 self.lookup_exported(target, name, 1, acc);
             }
             if !acc.is_empty() {
@@ -491,6 +504,14 @@ impl Index {
         receiver: &str,
         calls: usize,
     ) -> Option<String> {
+        // A value in parentheses: `(new Cart()).total()`.
+        let mut receiver = receiver.trim();
+        while receiver.starts_with('(')
+            && receiver.ends_with(')')
+            && matching_open_paren(receiver) == Some(0)
+        {
+            receiver = receiver[1..receiver.len() - 1].trim();
+        }
         // What a call returns: `make()`, `x.make()`, `Type::make()?`, `x.fetch().await`.
         let value = receiver.trim_end_matches('?');
         let value = value.strip_suffix(".await").unwrap_or(value).trim_end();
@@ -565,8 +586,16 @@ impl Index {
             return Some(constructed.to_owned());
         }
         if let Some((receiver, method)) = callee.rsplit_once('.') {
-            let receiver_type = self.receiver_type_within(file, offset, receiver, calls)?;
-            return self.method_returns(&receiver_type, method);
+            if let Some(receiver_type) = self.receiver_type_within(file, offset, receiver, calls) {
+                return self.method_returns(&receiver_type, method);
+            }
+            // Not a value of a known type: a module's function or a type's own function
+            // (`pkg.NewServer()`, `Store.open()`), found as go to definition finds it.
+            let mut functions = Vec::new();
+            if !self.module_members(file, receiver, method, &mut functions) {
+                self.named_members(file, receiver, method, &mut functions);
+            }
+            return self.returned_type(functions.into_iter());
         }
         // `Type::make`: a method of the type; `module::make`: a function.
         let function = match callee.rsplit_once("::") {

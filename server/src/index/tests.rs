@@ -649,6 +649,16 @@ fn a_receiver_holding_what_a_function_returns_has_the_type_it_returns() {
 }
 
 #[test]
+fn a_chain_starts_at_a_package_function_a_types_own_function_or_a_value_in_parentheses() {
+    let go = "//- /go.mod\nmodule example.com/app\n//- /srv/server.go\npackage srv\n\ntype Server struct{}\n\nfunc New() *Server { return &Server{} }\n\nfunc (s *Server) Close() {}\n//- /conn/conn.go\npackage conn\n\ntype Conn struct{}\n\nfunc New() *Conn { return &Conn{} }\n\nfunc (c *Conn) Close() {}\n//- /main.go\npackage main\n\nimport \"example.com/app/srv\"\n\nfunc main() {\n\tsrv.New().Clo$0se()\n}\n";
+    check_definitions_exactly(go, &["srv/server.go:Server.Close"]);
+    let python = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\nclass Db:\n    @staticmethod\n    def connect(url) -> Pool:\n        return Pool()\n//- /app/main.py\nfrom app.db import Db\ndef run():\n    Db.connect('x').clo$0se()\n";
+    check_definitions_exactly(python, &["app/db.py:Pool.close"]);
+    let javascript = "//- /src/cart.js\nexport class Cart {\n  total() {}\n}\nexport class Invoice {\n  total() {}\n}\n//- /src/main.js\nfunction main() {\n  return (new Cart()).tot$0al();\n}\n";
+    check_definitions_exactly(javascript, &["src/cart.js:Cart.total"]);
+}
+
+#[test]
 fn a_value_of_a_class_bound_as_a_required_module_may_be_a_use() {
     // `Reply` is a constructor function the module exports, bound by `require`: a value made
     // with it is of a repository type whose methods are set anywhere (on its prototype, in a
