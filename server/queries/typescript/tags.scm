@@ -22,19 +22,65 @@
   (enum_assignment
     name: (property_identifier) @name) @definition.field)
 
-; Members of interfaces and of object type aliases (`type P = { a: string }`).
+; Members of interfaces and of object type aliases (`type P = { a: string }`), also of the
+; object types an alias intersects (`type P = Base & { a: string }`); and one level down, the
+; members of a member's own object type (`persist: { rehydrate(): void }`), which belong to
+; the interface or alias as its other members do.
 (interface_body
   (property_signature
     name: (_) @name) @definition.field)
 (interface_body
   (method_signature
     name: (_) @name) @definition.method @signature)
+(interface_body
+  (property_signature
+    type: (type_annotation
+      (object_type
+        [
+          (property_signature name: (_) @name) @definition.field
+          (method_signature name: (_) @name) @definition.method @signature
+        ]))))
 (type_alias_declaration
-  value: (object_type
-    [
-      (property_signature name: (_) @name) @definition.field
-      (method_signature name: (_) @name) @definition.method @signature
-    ]))
+  value: [
+    (object_type
+      [
+        (property_signature name: (_) @name) @definition.field
+        (method_signature name: (_) @name) @definition.method @signature
+      ])
+    (intersection_type
+      (object_type
+        [
+          (property_signature name: (_) @name) @definition.field
+          (method_signature name: (_) @name) @definition.method @signature
+        ]))
+    (intersection_type
+      (intersection_type
+        (object_type
+          [
+            (property_signature name: (_) @name) @definition.field
+            (method_signature name: (_) @name) @definition.method @signature
+          ])))
+  ])
+(type_alias_declaration
+  value: [
+    (object_type
+      (property_signature
+        type: (type_annotation
+          (object_type
+            [
+              (property_signature name: (_) @name) @definition.field
+              (method_signature name: (_) @name) @definition.method @signature
+            ]))))
+    (intersection_type
+      (object_type
+        (property_signature
+          type: (type_annotation
+            (object_type
+              [
+                (property_signature name: (_) @name) @definition.field
+                (method_signature name: (_) @name) @definition.method @signature
+              ])))))
+  ])
 
 ; Class members: fields (a field holding a function is a method), overload signatures,
 ; abstract methods.

@@ -594,6 +594,38 @@ let typed: ns.Inner<Key> = fs.readFileSync('x');
 }
 
 #[test]
+fn typescript_members_of_intersected_and_nested_object_types() {
+    // React props and store types add members to a base type with an intersection, and
+    // group options under a member's own object type: those members are the alias's or the
+    // interface's (as ctags has them). A function's parameter type is nobody's member.
+    check(
+        "typescript_members_of_intersected_and_nested_object_types",
+        Language::TypeScript,
+        false,
+        r#"export type Props = Base & {
+  label: string
+  onClick(event: MouseEvent): void
+}
+export type Three = A & B & { third: number }
+export interface Api {
+  persist: {
+    setOptions: (o: Options) => void
+    onHydrate(fn: Listener): () => void
+  }
+  name: string
+}
+export type WithPersist<S> = StoreApi<S> & {
+  persist: {
+    clearStorage: () => void
+  }
+}
+type Either = { left: number } | { right: number }
+function open(options: { path: string; nested: { deep: boolean } }) {}
+"#,
+    );
+}
+
+#[test]
 fn typescript_known_misparses_keep_the_rest() {
     // tree-sitter-typescript 0.23 does not know variance annotations (`in`/`out`) or
     // `export type *`; the definitions around them survive.
