@@ -21,6 +21,20 @@
     type: (type_identifier) @_pointer
     type_arguments: (type_arguments . (_) @type))
   (#any-of? @_pointer "Box" "Rc" "Arc")) @binding.local
+; `Option<Store>` and `Result<Store, E>` are types of their own (a method called on them is not
+; the repository's), holding a `Store` that `?`, `.unwrap()` and `.expect(..)` take out.
+(parameter
+  pattern: (identifier) @name
+  type: (generic_type
+    type: (type_identifier) @type
+    type_arguments: (type_arguments . (_) @type.held))
+  (#any-of? @type "Option" "Result")) @binding.local
+(let_declaration
+  pattern: (identifier) @name
+  type: (generic_type
+    type: (type_identifier) @type
+    type_arguments: (type_arguments . (_) @type.held))
+  (#any-of? @type "Option" "Result")) @binding.local
 (parameter
   pattern: (identifier) @name
   type: (_) @type
@@ -54,6 +68,12 @@
     type: (type_identifier) @_pointer
     type_arguments: (type_arguments . (_) @type))
   (#any-of? @_pointer "Box" "Rc" "Arc")) @binding.member
+(field_declaration
+  name: (field_identifier) @name
+  type: (generic_type
+    type: (type_identifier) @type
+    type_arguments: (type_arguments . (_) @type.held))
+  (#any-of? @type "Option" "Result")) @binding.member
 (field_declaration
   name: (field_identifier) @name
   type: (_) @type) @binding.member

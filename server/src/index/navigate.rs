@@ -41,6 +41,20 @@ fn matching_open_paren(call: &str) -> Option<usize> {
     None
 }
 
+/// The value a Rust wrapper is taken out of: `opt` for `opt?`, `res.unwrap()` or
+/// `conn.expect("..")`, `make()` for `make()?` (in other languages only `?`, which leaves a
+/// call as it is).
+fn unwrapped(value: &str, rust: bool) -> Option<&str> {
+    if let Some(wrapper) = value.strip_suffix('?') {
+        return Some(wrapper.trim_end());
+    }
+    if !rust || !value.ends_with(')') {
+        return None;
+    }
+    let (wrapper, method) = value[..matching_open_paren(value)?].rsplit_once('.')?;
+    matches!(method.trim(), "unwrap" | "expect" | "unwrap_or_default").then(|| wrapper.trim_end())
+}
+
 /// The type a receiver names, if it names one: its last segment without generic arguments
 /// (`crate::json::JSONBuilder` -> `JSONBuilder`, `Foo<T>` -> `Foo`).
 fn receiver_type_name(receiver: &str) -> &str {
@@ -512,13 +526,34 @@ impl Index {
         {
             receiver = receiver[1..receiver.len() - 1].trim();
         }
-        // What a call returns: `make()`, `x.make()`, `Type::make()?`, `x.fetch().await`.
-        let value = receiver.trim_end_matches('?');
-        let value = value.strip_suffix(".await").unwrap_or(value).trim_end();
+        // Rust: what a wrapper holds, taken out of it (`opt?`, `res.unwrap()`, `make()?`).
+        let rust = self
+            .file(file)
+            .is_some_and(|data| data.lang == Language::Rust);
+        if let Some(wrapper) = unwrapped(receiver, rust) {
+            let value = wrapper.strip_suffix(".await").unwrap_or(wrapper).trim_end();
+            return if value.ends_with(')') {
+                // What a function returns is already what its wrapper holds.
+                self.receiver_type_within(file, offset, wrapper, calls)
+            } else {
+                self.path_type(file, offset, wrapper, true)
+            };
+        }
+        // What a call returns: `make()`, `x.make()`, `Type::make()`, `x.fetch().await`.
+        let value = receiver
+            .strip_suffix(".await")
+            .unwrap_or(receiver)
+            .trim_end();
         if value.ends_with(')') {
             return self.call_type(file, offset, value, calls.checked_sub(1)?);
         }
-        let mut parts = receiver.split('.');
+        self.path_type(file, offset, receiver, false)
+    }
+
+    /// The type of `x`, `self.field` or `x.a.b` at `offset` in `file`, or with `held`, the
+    /// type its last binding says its wrapper holds (`conn: Option<Conn>`).
+    fn path_type(&self, file: FileId, offset: u32, path: &str, held: bool) -> Option<String> {
+        let mut parts = path.split('.');
         let first = parts.next()?;
         let is_name = |part: &str| {
             !part.is_empty()
@@ -530,16 +565,25 @@ impl Index {
         if !is_name(first) || rest.len() > MAX_FIELD_DEPTH || !rest.iter().all(|p| is_name(p)) {
             return None;
         }
-        let mut type_name = if SELF_RECEIVERS.contains(&first) {
-            self.enclosing_type_name(file, offset)?
+        // The binding that types the path so far, with its file; none for `self` alone.
+        let mut binding = if SELF_RECEIVERS.contains(&first) {
+            None
         } else {
-            let binding = self.local_binding(file, offset, first)?;
-            self.bound_type(file, binding)?
+            Some((file, self.local_binding(file, offset, first)?))
         };
         for field in rest {
-            type_name = self.member_binding_type(&type_name, field)?;
+            let owner = match binding {
+                Some((bound_in, bound)) => self.bound_type(bound_in, bound)?,
+                None => self.enclosing_type_name(file, offset)?,
+            };
+            binding = Some(self.member_binding(&owner, field)?);
         }
-        Some(type_name)
+        match binding {
+            Some((_, bound)) if held => bound.held.as_deref().map(str::to_owned),
+            Some((bound_in, bound)) => self.bound_type(bound_in, bound),
+            None if held => None,
+            None => self.enclosing_type_name(file, offset),
+        }
     }
 
     /// Whether the repository defines a type (or an `impl`) named `name`: a cheap question
@@ -668,10 +712,10 @@ impl Index {
             .all(|def| def.range.contains_inclusive(offset))
     }
 
-    /// The type of the member `field` of the types named `type_name`: a member binding
-    /// inside one of them (a field, `self.field = Foo()`), or a binding in its body outside
-    /// its methods (a Python class attribute).
-    fn member_binding_type(&self, type_name: &str, field: &str) -> Option<String> {
+    /// The binding of the member `field` of the types named `type_name`, with its file: a
+    /// member binding inside one of them (a field, `self.field = Foo()`), or a binding in its
+    /// body outside its methods (a Python class attribute).
+    fn member_binding(&self, type_name: &str, field: &str) -> Option<(FileId, &Binding)> {
         for def_id in self.defs_named(type_name) {
             let Some(def) = self.def(*def_id).filter(|def| def.kind.is_type()) else {
                 continue;
@@ -697,7 +741,7 @@ impl Index {
                             == Some(*def_id)
                 });
             if let Some(binding) = found {
-                return self.bound_type(def_id.file, binding);
+                return Some((def_id.file, binding));
             }
         }
         None

@@ -659,6 +659,38 @@ fn a_chain_starts_at_a_package_function_a_types_own_function_or_a_value_in_paren
 }
 
 #[test]
+fn a_rust_wrapper_holds_the_type_that_question_mark_and_unwrap_take_out() {
+    let types = "//- /src/store.rs\npub struct Store;\nimpl Store {\n    pub fn flush(&self) {}\n    pub fn map(&self) {}\n}\npub struct Log;\nimpl Log {\n    pub fn flush(&self) {}\n}\n";
+    let unwrap = format!(
+        "{types}//- /src/lib.rs\nfn run(store: Option<Store>) {{\n    store.unwrap().flu$0sh();\n}}\n"
+    );
+    check_definitions_exactly(&unwrap, &["src/store.rs:Store.flush"]);
+    let question_mark = format!(
+        "{types}//- /src/lib.rs\nfn run() -> Result<(), String> {{\n    let store: Result<Store, String> = Err(String::new());\n    store?.flu$0sh();\n    Ok(())\n}}\n"
+    );
+    check_definitions_exactly(&question_mark, &["src/store.rs:Store.flush"]);
+    let field = format!(
+        "{types}//- /src/lib.rs\nstruct Db {{\n    store: Option<Store>,\n}}\nimpl Db {{\n    fn run(&self) {{\n        self.store.expect(\"open\").flu$0sh();\n    }}\n}}\n"
+    );
+    check_definitions_exactly(&field, &["src/store.rs:Store.flush"]);
+    // The wrapper itself is a type the repository does not define: `store.map(..)` is
+    // `Option::map`, not a use of `Store::map`.
+    let (index, cursor) = index_fixture(&format!(
+        "{types}//- /src/lib.rs\nfn run(store: Option<Store>) {{\n    store.m$0ap(|s| s);\n}}\n"
+    ));
+    let cursor = cursor.unwrap();
+    let data = index.file(cursor.file).unwrap();
+    let reference = data
+        .syntax
+        .refs
+        .iter()
+        .find(|r| r.range.contains_inclusive(cursor.offset))
+        .unwrap();
+    let map = index.defs_named("map")[0];
+    assert!(index.resolves_elsewhere(cursor.file, reference, map));
+}
+
+#[test]
 fn a_value_of_a_class_bound_as_a_required_module_may_be_a_use() {
     // `Reply` is a constructor function the module exports, bound by `require`: a value made
     // with it is of a repository type whose methods are set anywhere (on its prototype, in a

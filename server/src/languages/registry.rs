@@ -64,6 +64,9 @@ pub enum CaptureRole {
     Type,
     /// `@call`: in a binding, the name of the function whose returned value it holds.
     Call,
+    /// `@type.held`: in a binding whose `@type` is a wrapper (Rust's `Option`, `Result`), the
+    /// type of the value inside it, which `?`, `.unwrap()` and `.expect(..)` take out.
+    TypeHeld,
     /// A helper capture for predicates.
     Helper,
 }
@@ -103,6 +106,7 @@ impl CaptureRole {
             "container" => CaptureRole::Container,
             "type" => CaptureRole::Type,
             "call" => CaptureRole::Call,
+            "type.held" => CaptureRole::TypeHeld,
             "import" => CaptureRole::Import,
             "import.source" => CaptureRole::ImportSource,
             "import.name" => CaptureRole::ImportName,

@@ -60,6 +60,7 @@ struct BindingBuilder {
     member: bool,
     call: bool,
     type_name: Option<(usize, Box<str>)>,
+    held: Option<Box<str>>,
 }
 
 /// Extracts definitions, imports, references and issues from a parsed file.
@@ -496,6 +497,7 @@ fn extract_range(
                 type_name,
                 member: builder.member,
                 call: builder.call,
+                held: builder.held,
             })
         })
         .collect();
@@ -752,16 +754,24 @@ fn collect_match<'tree>(
             if type_name.is_empty() {
                 return;
             }
+            let held = query_match
+                .captures()
+                .iter()
+                .find(|capture| config.roles[capture.index as usize] == CaptureRole::TypeHeld)
+                .map(|capture| binding_type_name(&text[capture.node.byte_range()]))
+                .filter(|held| !held.is_empty());
             let builder = bindings.entry(name_node.id()).or_insert(BindingBuilder {
                 name: node_range(name_node),
                 member,
                 call,
                 type_name: None,
+                held: None,
             });
             if takes_precedence(builder.type_name.as_ref().map(|(set, _)| *set)) {
                 builder.type_name = Some((pattern, type_name.into()));
                 builder.member = member;
                 builder.call = call;
+                builder.held = held.map(Into::into);
             }
         }
         _ => {}

@@ -93,6 +93,9 @@ pub struct Binding {
     /// `type_name` names a function, not a type: the binding holds what it returns
     /// (`s := NewServer()`, `client = make_client()`).
     pub call: bool,
+    /// The bare name of the type inside a wrapper `type_name` names (`Store` for
+    /// `Option<Store>`): what `?`, `.unwrap()` and `.expect(..)` take out of the value.
+    pub held: Option<Box<str>>,
 }
 
 /// A syntax error recovered from.

@@ -108,10 +108,15 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             .iter()
             .map(|binding| {
                 format!(
-                    "{}{}: {}{}",
+                    "{}{}: {}{}{}",
                     if binding.member { "." } else { "" },
                     &text[binding.name.as_usize()],
                     binding.type_name,
+                    binding
+                        .held
+                        .as_ref()
+                        .map(|held| format!("<{held}>"))
+                        .unwrap_or_default(),
                     if binding.call { "()" } else { "" }
                 )
             })
@@ -947,6 +952,25 @@ macro_rules! square {
 
 pub mod inline {
     pub fn inner() -> u8 { crate::square!(2) }
+}
+"#,
+    );
+}
+
+#[test]
+fn rust_bindings_of_wrappers() {
+    // `Option` and `Result` are the binding's type and hold another; a smart pointer is the
+    // type it points to.
+    check(
+        "rust_bindings_of_wrappers",
+        Language::Rust,
+        false,
+        r#"struct Db {
+    store: Option<Store>,
+    log: Box<Log>,
+}
+fn run(conn: Result<Conn, Error>, cache: &Option<Cache>) {
+    let next: Option<crate::store::Store> = None;
 }
 "#,
     );
