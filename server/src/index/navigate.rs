@@ -518,13 +518,25 @@ impl Index {
         receiver: &str,
         calls: usize,
     ) -> Option<String> {
-        // A value in parentheses: `(new Cart()).total()`.
+        // A value in parentheses (`(new Cart()).total()`), TypeScript's non-null assertion
+        // (`pool!.acquire()`).
         let mut receiver = receiver.trim();
-        while receiver.starts_with('(')
-            && receiver.ends_with(')')
-            && matching_open_paren(receiver) == Some(0)
-        {
-            receiver = receiver[1..receiver.len() - 1].trim();
+        loop {
+            if let Some(value) = receiver.strip_suffix('!') {
+                receiver = value.trim_end();
+            } else if receiver.starts_with('(')
+                && receiver.ends_with(')')
+                && matching_open_paren(receiver) == Some(0)
+            {
+                receiver = receiver[1..receiver.len() - 1].trim();
+            } else {
+                break;
+            }
+        }
+        // A type assertion says the type: `(value as Pool).acquire()`.
+        if let Some((_, asserted)) = receiver.rsplit_once(" as ") {
+            let type_name = receiver_type_name(asserted.trim());
+            return self.defines_type(type_name).then(|| type_name.to_owned());
         }
         // Rust: what a wrapper holds, taken out of it (`opt?`, `res.unwrap()`, `make()?`).
         let rust = self

@@ -598,6 +598,19 @@ fn a_typescript_receiver_is_typed_by_its_annotation_or_construction() {
 }
 
 #[test]
+fn a_typescript_receiver_may_be_asserted_non_null_or_to_a_type() {
+    let types = "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
+    let non_null = format!(
+        "{types}//- /src/main.ts\nimport {{ Pool }} from './pool';\nexport function run(pool?: Pool) {{\n  pool!.acq$0uire();\n}}\n"
+    );
+    check_definitions_exactly(&non_null, &["src/pool.ts:Pool.acquire"]);
+    let asserted = format!(
+        "{types}//- /src/main.ts\nimport {{ Pool }} from './pool';\nexport function run(value: unknown) {{\n  (value as Pool).acq$0uire();\n}}\n"
+    );
+    check_definitions_exactly(&asserted, &["src/pool.ts:Pool.acquire"]);
+}
+
+#[test]
 fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
     let config = "//- /app/config.py\nclass Config:\n    def get(self, key):\n        pass\n";
     // Whether `.get()` at the cursor resolves to other definitions than `Config.get`.
