@@ -25,9 +25,15 @@
 ; the repository's), holding a `Store` that `?`, `.unwrap()` and `.expect(..)` take out.
 (parameter
   pattern: (identifier) @name
-  type: (generic_type
-    type: (type_identifier) @type
-    type_arguments: (type_arguments . (_) @type.held))
+  type: [
+    (generic_type
+      type: (type_identifier) @type
+      type_arguments: (type_arguments . (_) @type.held))
+    (reference_type
+      type: (generic_type
+        type: (type_identifier) @type
+        type_arguments: (type_arguments . (_) @type.held)))
+  ]
   (#any-of? @type "Option" "Result")) @binding.local
 (let_declaration
   pattern: (identifier) @name

@@ -41,8 +41,8 @@ fn matching_open_paren(call: &str) -> Option<usize> {
     None
 }
 
-/// The value a Rust wrapper is taken out of: `opt` for `opt?`, `res.unwrap()` or
-/// `conn.expect("..")`, `make()` for `make()?` (in other languages only `?`, which leaves a
+/// The value a Rust wrapper is taken out of: `opt` for `opt?`, `res.unwrap()`,
+/// `conn.expect("..")` or `conn.as_ref().unwrap()`, `make()` for `make()?` (in other languages only `?`, which leaves a
 /// call as it is).
 fn unwrapped(value: &str, rust: bool) -> Option<&str> {
     if let Some(wrapper) = value.strip_suffix('?') {
@@ -52,7 +52,17 @@ fn unwrapped(value: &str, rust: bool) -> Option<&str> {
         return None;
     }
     let (wrapper, method) = value[..matching_open_paren(value)?].rsplit_once('.')?;
-    matches!(method.trim(), "unwrap" | "expect" | "unwrap_or_default").then(|| wrapper.trim_end())
+    if !matches!(method.trim(), "unwrap" | "expect" | "unwrap_or_default") {
+        return None;
+    }
+    // `conn.as_ref().unwrap()`: a reference to what the same wrapper holds.
+    let wrapper = wrapper.trim_end();
+    Some(
+        ["as_ref()", "as_mut()", "as_deref()", "as_deref_mut()"]
+            .iter()
+            .find_map(|view| wrapper.strip_suffix(view)?.strip_suffix('.'))
+            .unwrap_or(wrapper),
+    )
 }
 
 /// The type a receiver names, if it names one: its last segment without generic arguments

@@ -686,6 +686,10 @@ fn a_rust_wrapper_holds_the_type_that_question_mark_and_unwrap_take_out() {
         "{types}//- /src/lib.rs\nstruct Db {{\n    store: Option<Store>,\n}}\nimpl Db {{\n    fn run(&self) {{\n        self.store.expect(\"open\").flu$0sh();\n    }}\n}}\n"
     );
     check_definitions_exactly(&field, &["src/store.rs:Store.flush"]);
+    let borrowed = format!(
+        "{types}//- /src/lib.rs\nfn run(store: &Option<Store>) {{\n    store.as_ref().unwrap().flu$0sh();\n}}\n"
+    );
+    check_definitions_exactly(&borrowed, &["src/store.rs:Store.flush"]);
     // The wrapper itself is a type the repository does not define: `store.map(..)` is
     // `Option::map`, not a use of `Store::map`.
     let (index, cursor) = index_fixture(&format!(
