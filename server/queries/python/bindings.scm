@@ -40,6 +40,17 @@
     ])
   (#match? @type "^[A-Z]")) @binding.local
 
+; A context manager's name: `with Client(url) as client:` (its `__enter__` is taken to return
+; the instance, as most do), `with open_pool(url) as pool:` (what the function returns).
+(with_item
+  value: (as_pattern
+    (call
+      function: [
+        (identifier) @type
+        (attribute attribute: (identifier) @type)
+      ])
+    alias: (as_pattern_target (identifier) @name))
+  (#match? @type "^[A-Z]")) @binding.local
 ; Members set in methods: `self.pool = ConnectionPool()`, `self.pool: Pool = ...`.
 (assignment
   left: (attribute
@@ -70,6 +81,14 @@
       (attribute attribute: (identifier) @call)
     ])) @binding.local
 
+(with_item
+  value: (as_pattern
+    (call
+      function: [
+        (identifier) @call
+        (attribute attribute: (identifier) @call)
+      ])
+    alias: (as_pattern_target (identifier) @name))) @binding.local
 ; What functions return (`-> Store`, `-> Optional[Store]`), for the bindings above.
 (function_definition
   return_type: (type

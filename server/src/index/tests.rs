@@ -611,6 +611,19 @@ fn a_typescript_receiver_may_be_asserted_non_null_or_to_a_type() {
 }
 
 #[test]
+fn a_python_context_manager_names_the_instance_or_what_its_function_returns() {
+    let types = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\ndef open_pool(url) -> Pool:\n    return Pool()\n";
+    let constructed = format!(
+        "{types}//- /app/main.py\nfrom app.db import Pool\ndef run():\n    with Pool() as pool:\n        pool.clo$0se()\n"
+    );
+    check_definitions_exactly(&constructed, &["app/db.py:Pool.close"]);
+    let returned = format!(
+        "{types}//- /app/main.py\nfrom app import db\ndef run():\n    with db.open_pool('x') as pool, open('f') as f:\n        pool.clo$0se()\n"
+    );
+    check_definitions_exactly(&returned, &["app/db.py:Pool.close"]);
+}
+
+#[test]
 fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
     let config = "//- /app/config.py\nclass Config:\n    def get(self, key):\n        pass\n";
     // Whether `.get()` at the cursor resolves to other definitions than `Config.get`.
