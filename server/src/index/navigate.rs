@@ -543,10 +543,15 @@ impl Index {
                 break;
             }
         }
-        // A type assertion says the type: `(value as Pool).acquire()`.
-        if let Some((_, asserted)) = receiver.rsplit_once(" as ") {
-            let type_name = receiver_type_name(asserted.trim());
-            return self.defines_type(type_name).then(|| type_name.to_owned());
+        // A type assertion says the type: `(value as Pool).acquire()`; not one inside a
+        // call's arguments (`make(value as Pool).acquire()`).
+        if let Some((value, asserted)) = receiver.rsplit_once(" as ") {
+            if value.matches('(').count() == value.matches(')').count()
+                && !asserted.contains([')', '('])
+            {
+                let type_name = receiver_type_name(asserted.trim());
+                return self.defines_type(type_name).then(|| type_name.to_owned());
+            }
         }
         // Rust: what a wrapper holds, taken out of it (`opt?`, `res.unwrap()`, `make()?`).
         let rust = self

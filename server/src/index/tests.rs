@@ -608,6 +608,11 @@ fn a_typescript_receiver_may_be_asserted_non_null_or_to_a_type() {
         "{types}//- /src/main.ts\nimport {{ Pool }} from './pool';\nexport function run(value: unknown) {{\n  (value as Pool).acq$0uire();\n}}\n"
     );
     check_definitions_exactly(&asserted, &["src/pool.ts:Pool.acquire"]);
+    // An assertion among a call's arguments says nothing of what the call returns.
+    let argument = format!(
+        "{types}//- /src/main.ts\nimport {{ Lock, Pool }} from './pool';\nfunction make(value: Pool): Lock {{\n  return new Lock();\n}}\nexport function run(value: unknown) {{\n  make(value as Pool).acq$0uire();\n}}\n"
+    );
+    check_definitions_exactly(&argument, &["src/pool.ts:Lock.acquire"]);
 }
 
 #[test]
