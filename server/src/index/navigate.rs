@@ -42,8 +42,8 @@ fn matching_open_paren(call: &str) -> Option<usize> {
 }
 
 /// The value a Rust wrapper is taken out of: `opt` for `opt?`, `res.unwrap()`,
-/// `conn.expect("..")` or `conn.as_ref().unwrap()`, `make()` for `make()?` (in other languages only `?`, which leaves a
-/// call as it is).
+/// `conn.expect("..")` or `conn.as_ref().unwrap()`, `make()` for `make()?` (in other
+/// languages only `?`, which leaves a call as it is).
 fn unwrapped(value: &str, rust: bool) -> Option<&str> {
     if let Some(wrapper) = value.strip_suffix('?') {
         return Some(wrapper.trim_end());
