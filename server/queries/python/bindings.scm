@@ -51,6 +51,7 @@
       ])
     alias: (as_pattern_target (identifier) @name))
   (#match? @type "^[A-Z]")) @binding.local
+
 ; Members set in methods: `self.pool = ConnectionPool()`, `self.pool: Pool = ...`.
 (assignment
   left: (attribute
@@ -89,6 +90,7 @@
         (attribute attribute: (identifier) @call)
       ])
     alias: (as_pattern_target (identifier) @name))) @binding.local
+
 ; What functions return (`-> Store`, `-> Optional[Store]`), for the bindings above.
 (function_definition
   return_type: (type

@@ -513,6 +513,18 @@ fn check_definitions_exactly(fixture: &str, expect: &[&str]) {
     assert_eq!(got, expect);
 }
 
+/// The reference at a fixture's cursor.
+fn reference_at(index: &Index, cursor: FilePosition) -> &crate::syntax::Ref {
+    index
+        .file(cursor.file)
+        .unwrap()
+        .syntax
+        .refs
+        .iter()
+        .find(|r| r.range.contains_inclusive(cursor.offset))
+        .expect("a reference at the cursor")
+}
+
 /// A definition as `Container.name` (`-.name` at the top level).
 pub(crate) fn member_name(index: &Index, def: DefId) -> String {
     format!(
@@ -584,9 +596,15 @@ fn a_go_receiver_is_typed_by_its_method_receiver_and_struct_fields() {
     check_definitions_exactly(literal, &["handler.go:Client.Serve"]);
 }
 
+/// Two TypeScript classes with a method of the same name, for receivers to tell apart.
+const TS_POOL_AND_LOCK: &str =
+    "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
+/// Two Python classes with a method of the same name, for receivers to tell apart.
+const PY_POOL_AND_FILE: &str = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\n";
+
 #[test]
 fn a_typescript_receiver_is_typed_by_its_annotation_or_construction() {
-    let types = "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
+    let types = TS_POOL_AND_LOCK;
     let parameter_property = format!(
         "{types}//- /src/db.ts\nimport {{ Pool }} from './pool';\nexport class Db {{\n  constructor(private readonly pool: Pool) {{}}\n  query() {{\n    this.pool.acq$0uire();\n  }}\n}}\n"
     );
@@ -599,7 +617,7 @@ fn a_typescript_receiver_is_typed_by_its_annotation_or_construction() {
 
 #[test]
 fn a_typescript_receiver_may_be_asserted_non_null_or_to_a_type() {
-    let types = "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
+    let types = TS_POOL_AND_LOCK;
     let non_null = format!(
         "{types}//- /src/main.ts\nimport {{ Pool }} from './pool';\nexport function run(pool?: Pool) {{\n  pool!.acq$0uire();\n}}\n"
     );
@@ -617,7 +635,7 @@ fn a_typescript_receiver_may_be_asserted_non_null_or_to_a_type() {
 
 #[test]
 fn a_python_context_manager_names_the_instance_or_what_its_function_returns() {
-    let types = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\ndef open_pool(url) -> Pool:\n    return Pool()\n";
+    let types = format!("{PY_POOL_AND_FILE}def open_pool(url) -> Pool:\n    return Pool()\n");
     let constructed = format!(
         "{types}//- /app/main.py\nfrom app.db import Pool\ndef run():\n    with Pool() as pool:\n        pool.clo$0se()\n"
     );
@@ -635,13 +653,7 @@ fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
     let elsewhere = |code: &str| {
         let (index, cursor) = index_fixture(&format!("{config}//- /app/use.py\n{code}"));
         let cursor = cursor.expect("fixture has a $0 cursor");
-        let data = index.file(cursor.file).unwrap();
-        let reference = data
-            .syntax
-            .refs
-            .iter()
-            .find(|r| r.range.contains_inclusive(cursor.offset))
-            .expect("a reference at the cursor");
+        let reference = reference_at(&index, cursor);
         let get = index.defs_named("get")[0];
         index.resolves_elsewhere(cursor.file, reference, get)
     };
@@ -683,8 +695,10 @@ fn a_receiver_holding_what_a_function_returns_has_the_type_it_returns() {
 fn a_chain_starts_at_a_package_function_a_types_own_function_or_a_value_in_parentheses() {
     let go = "//- /go.mod\nmodule example.com/app\n//- /srv/server.go\npackage srv\n\ntype Server struct{}\n\nfunc New() *Server { return &Server{} }\n\nfunc (s *Server) Close() {}\n//- /conn/conn.go\npackage conn\n\ntype Conn struct{}\n\nfunc New() *Conn { return &Conn{} }\n\nfunc (c *Conn) Close() {}\n//- /main.go\npackage main\n\nimport \"example.com/app/srv\"\n\nfunc main() {\n\tsrv.New().Clo$0se()\n}\n";
     check_definitions_exactly(go, &["srv/server.go:Server.Close"]);
-    let python = "//- /app/db.py\nclass Pool:\n    def close(self):\n        pass\nclass File:\n    def close(self):\n        pass\nclass Db:\n    @staticmethod\n    def connect(url) -> Pool:\n        return Pool()\n//- /app/main.py\nfrom app.db import Db\ndef run():\n    Db.connect('x').clo$0se()\n";
-    check_definitions_exactly(python, &["app/db.py:Pool.close"]);
+    let python = format!(
+        "{PY_POOL_AND_FILE}class Db:\n    @staticmethod\n    def connect(url) -> Pool:\n        return Pool()\n//- /app/main.py\nfrom app.db import Db\ndef run():\n    Db.connect('x').clo$0se()\n"
+    );
+    check_definitions_exactly(&python, &["app/db.py:Pool.close"]);
     let javascript = "//- /src/cart.js\nexport class Cart {\n  total() {}\n}\nexport class Invoice {\n  total() {}\n}\n//- /src/main.js\nfunction main() {\n  return (new Cart()).tot$0al();\n}\n";
     check_definitions_exactly(javascript, &["src/cart.js:Cart.total"]);
 }
@@ -714,13 +728,7 @@ fn a_rust_wrapper_holds_the_type_that_question_mark_and_unwrap_take_out() {
         "{types}//- /src/lib.rs\nfn run(store: Option<Store>) {{\n    store.m$0ap(|s| s);\n}}\n"
     ));
     let cursor = cursor.unwrap();
-    let data = index.file(cursor.file).unwrap();
-    let reference = data
-        .syntax
-        .refs
-        .iter()
-        .find(|r| r.range.contains_inclusive(cursor.offset))
-        .unwrap();
+    let reference = reference_at(&index, cursor);
     let map = index.defs_named("map")[0];
     assert!(index.resolves_elsewhere(cursor.file, reference, map));
 }
@@ -733,13 +741,7 @@ fn a_value_of_a_class_bound_as_a_required_module_may_be_a_use() {
     let fixture = "//- /lib/reply.js\nfunction Reply(res) { this.res = res }\nfunction wrapReply(reply) {\n  return function send(payload) { return reply.res.end(payload) }\n}\nmodule.exports = Reply\n//- /lib/handler.js\nconst Reply = require('./reply')\nfunction done() {\n  const reply = new Reply(null)\n  reply.se$0nd('ok')\n}\n";
     let (index, cursor) = index_fixture(fixture);
     let cursor = cursor.unwrap();
-    let data = index.file(cursor.file).unwrap();
-    let reference = data
-        .syntax
-        .refs
-        .iter()
-        .find(|r| r.range.contains_inclusive(cursor.offset))
-        .unwrap();
+    let reference = reference_at(&index, cursor);
     let send = index.defs_named("send")[0];
     assert_eq!(index.container_name(send), Some("wrapReply"));
     assert!(!index.resolves_elsewhere(cursor.file, reference, send));
