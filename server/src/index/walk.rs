@@ -16,18 +16,49 @@ use rayon::prelude::*;
 use super::{FileData, Manifest, Skipped};
 use crate::languages::Language;
 
-/// Directories that hold dependencies or build output, pruned by default.
+/// Directories that hold dependencies, pruned wherever they are.
 pub const VENDORED_DIRS: &[&str] = &[
     "node_modules",
-    "target",
     ".venv",
     "venv",
     "vendor",
-    "dist",
-    "build",
     "__pycache__",
     "site-packages",
 ];
+
+/// Directories that hold build output where a build puts it: directly below a root, or
+/// beside a package manifest (`target/` beside `Cargo.toml`, `dist/` beside `package.json`,
+/// `build/` beside `setup.py`). Elsewhere they are source code by that name, such as clap's
+/// `src/build/`, and are indexed.
+pub const OUTPUT_DIRS: &[&str] = &["target", "dist", "build"];
+
+/// The files that make their directory a package root, for [`OUTPUT_DIRS`].
+const PACKAGE_MANIFESTS: &[&str] = &[
+    "package.json",
+    "Cargo.toml",
+    "go.mod",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+];
+
+/// Whether the directory `dir`, `depth` levels below its root, is pruned as dependencies or
+/// build output. Only the parent's manifests are looked at (never followed through a link).
+fn is_pruned_dir(dir: &Path, name: &str, depth: usize) -> bool {
+    if VENDORED_DIRS.contains(&name) {
+        return true;
+    }
+    OUTPUT_DIRS.contains(&name)
+        && (depth == 1
+            || dir.parent().is_some_and(|parent| {
+                PACKAGE_MANIFESTS.iter().any(|manifest| {
+                    parent
+                        .join(manifest)
+                        .symlink_metadata()
+                        .is_ok_and(|meta| meta.is_file())
+                })
+            }))
+}
 
 /// Files the resolvers read to map module names to directories.
 pub const MANIFEST_NAMES: &[&str] = &["package.json", "go.mod", "Cargo.toml"];
@@ -188,7 +219,7 @@ fn discover_filtered(
             }
             let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
             let name = entry.file_name().to_string_lossy();
-            if is_dir && entry.depth() > 0 && VENDORED_DIRS.contains(&name.as_ref()) {
+            if is_dir && entry.depth() > 0 && is_pruned_dir(entry.path(), &name, entry.depth()) {
                 skipped_dirs.lock().expect("not poisoned").push(Skipped {
                     path: entry.path().to_owned(),
                     reason: SkipReason::VendoredDir,
