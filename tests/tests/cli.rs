@@ -47,44 +47,35 @@ fn index_json_counts_languages_and_skipped_vendored_dirs() {
 #[test]
 fn output_directories_are_pruned_where_a_build_puts_them_and_indexed_elsewhere() {
     let repo = TempDir::new("output-dirs");
-    // Source in directories named like build output (clap's `src/build/app/mod.rs`).
     repo.write("Cargo.toml", "[package]\nname = \"app\"\n");
-    repo.write("src/build/app.rs", "pub fn kept_in_src_build() {}\n");
-    repo.write("src/dist/mod.rs", "pub fn kept_in_src_dist() {}\n");
-    repo.write(
-        "pkg/target/aim.go",
-        "package target\n\nfunc KeptInPkgTarget() {}\n",
-    );
-    // Build output: below the root, or beside a package manifest.
-    repo.write("target/debug/gen.rs", "pub fn output_below_root() {}\n");
-    repo.write(
-        "build/lib/app.py",
-        "def output_below_root_py():\n    pass\n",
-    );
     repo.write("packages/web/package.json", "{}\n");
-    repo.write(
-        "packages/web/dist/index.js",
-        "function outputBesideManifest() {}\n",
-    );
     repo.write("py/setup.py", "");
-    repo.write(
-        "py/build/lib/mod.py",
-        "def output_beside_setup():\n    pass\n",
-    );
+    // (file, its definition's name, indexed): source in directories named like build output
+    // (clap's `src/build/app/mod.rs`), then build output below the root or beside a manifest.
+    let files = [
+        ("src/build/app.rs", "kept_in_src_build", true),
+        ("src/dist/mod.rs", "kept_in_src_dist", true),
+        ("pkg/target/aim.go", "KeptInPkgTarget", true),
+        ("target/debug/gen.rs", "output_below_root", false),
+        ("build/lib/app.py", "output_below_root_py", false),
+        ("packages/web/dist/index.js", "outputBesideManifest", false),
+        ("py/build/lib/mod.py", "output_beside_setup", false),
+    ];
+    for (path, name, _) in files {
+        let text = match path.rsplit_once('.').map(|(_, ext)| ext) {
+            Some("rs") => format!("pub fn {name}() {{}}\n"),
+            Some("go") => format!("package target\n\nfunc {name}() {{}}\n"),
+            Some("py") => format!("def {name}():\n    pass\n"),
+            _ => format!("function {name}() {{}}\n"),
+        };
+        repo.write(path, &text);
+    }
     let root = repo.path().display().to_string();
     let out = run(&["index", "--json", "--root", &root]);
     assert_eq!(out.code, 0, "{out:#?}");
     let report = out.json();
     assert_eq!(report["skipped"]["vendored-dir"], 4, "{report:#}");
-    for (name, indexed) in [
-        ("kept_in_src_build", true),
-        ("kept_in_src_dist", true),
-        ("KeptInPkgTarget", true),
-        ("output_below_root", false),
-        ("output_below_root_py", false),
-        ("outputBesideManifest", false),
-        ("output_beside_setup", false),
-    ] {
+    for (_, name, indexed) in files {
         let out = run(&["symbols", name, "--root", &root, "--json"]);
         assert_eq!(out.code, 0, "{out:#?}");
         let found = out
