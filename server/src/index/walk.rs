@@ -26,21 +26,18 @@ pub const VENDORED_DIRS: &[&str] = &[
     "site-packages",
 ];
 
+/// Files the resolvers read to map module names to directories.
+pub const MANIFEST_NAMES: &[&str] = &["package.json", "go.mod", "Cargo.toml"];
+
 /// Directories that hold build output where a build puts it: directly below a root, or
 /// beside a package manifest (`target/` beside `Cargo.toml`, `dist/` beside `package.json`,
 /// `build/` beside `setup.py`). Elsewhere they are source code by that name, such as clap's
 /// `src/build/`, and are indexed.
-pub const OUTPUT_DIRS: &[&str] = &["target", "dist", "build"];
+const OUTPUT_DIRS: &[&str] = &["target", "dist", "build"];
 
-/// The files that make their directory a package root, for [`OUTPUT_DIRS`].
-const PACKAGE_MANIFESTS: &[&str] = &[
-    "package.json",
-    "Cargo.toml",
-    "go.mod",
-    "pyproject.toml",
-    "setup.py",
-    "setup.cfg",
-];
+/// Python's package manifests, which make a package root beside [`MANIFEST_NAMES`] (the
+/// resolvers read none of them).
+const PYTHON_MANIFESTS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg"];
 
 /// Whether the directory `dir`, `depth` levels below its root, is pruned as dependencies or
 /// build output. Only the parent's manifests are looked at (never followed through a link).
@@ -48,20 +45,21 @@ fn is_pruned_dir(dir: &Path, name: &str, depth: usize) -> bool {
     if VENDORED_DIRS.contains(&name) {
         return true;
     }
-    OUTPUT_DIRS.contains(&name)
-        && (depth == 1
-            || dir.parent().is_some_and(|parent| {
-                PACKAGE_MANIFESTS.iter().any(|manifest| {
+    let beside_manifest = || {
+        dir.parent().is_some_and(|parent| {
+            MANIFEST_NAMES
+                .iter()
+                .chain(PYTHON_MANIFESTS)
+                .any(|manifest| {
                     parent
                         .join(manifest)
                         .symlink_metadata()
                         .is_ok_and(|meta| meta.is_file())
                 })
-            }))
+        })
+    };
+    OUTPUT_DIRS.contains(&name) && (depth == 1 || beside_manifest())
 }
-
-/// Files the resolvers read to map module names to directories.
-pub const MANIFEST_NAMES: &[&str] = &["package.json", "go.mod", "Cargo.toml"];
 
 const BINARY_SNIFF_BYTES: usize = 8000;
 
