@@ -97,6 +97,8 @@ pub struct Ranked {
     pub reasons: Vec<String>,
     /// Named by the query, a trace frame or a path: certainly relevant.
     pub direct: bool,
+    /// Pointed at by a trace frame or a path: the task shows where it is.
+    pub located: bool,
     /// Found through what the task names (`direct`, or a name, words that are names, a
     /// literal, a use of a name) or in the file at the cursor, not by BM25 alone.
     pub named: bool,
@@ -135,8 +137,10 @@ enum Found {
     ByWords,
     /// Through what the task writes: names, words that are names, literals, uses of names.
     ByName,
-    /// Named by the task for certain: a trace frame, a path, a name written as code.
+    /// Named by the task for certain: a name written as code.
     Directly,
+    /// Pointed at by the task: a trace frame, a path.
+    Located,
 }
 
 /// A definition's fused evidence: its score, reasons, and the strongest way it was found.
@@ -608,7 +612,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             ));
         }
     }
-    fusion.add_list(W_TRACE, &trace_list, Found::Directly);
+    fusion.add_list(W_TRACE, &trace_list, Found::Located);
 
     // Explicit mentions: exact names, qualified by their container when given.
     let mut mention_list: Vec<(DefId, String)> = Vec::new();
@@ -846,7 +850,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             }
         }
     }
-    fusion.add_list(W_PATH, &path_list, Found::Directly);
+    fusion.add_list(W_PATH, &path_list, Found::Located);
 
     // Natural language: word pairs as identifiers, and single words that are names.
     let mut compound_list: Vec<(DefId, String)> = Vec::new();
@@ -1186,7 +1190,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 def,
                 score,
                 reasons,
-                direct: found == Found::Directly,
+                direct: found >= Found::Directly,
+                located: found == Found::Located,
                 named: found > Found::ByWords || Some(def.file) == input.active_file,
                 from_file: score * file_share,
             }
