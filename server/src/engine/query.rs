@@ -296,6 +296,13 @@ fn tokens(query: &str) -> Vec<(&str, bool)> {
     res
 }
 
+/// The kinds of change a commit-style prefix may give instead of a scope (`feat:`,
+/// `doc: ...`, `breaking: ...`): no part of the repository.
+const COMMIT_TYPES: &[&str] = &[
+    "fix", "feat", "feature", "chore", "refactor", "perf", "test", "doc", "docs", "style", "build",
+    "ci", "breaking", "revert", "deps", "release",
+];
+
 /// The scope words of a commit-style prefix: the text before the first `:` when it is short
 /// and has no spaces, or the parenthesized part of `type(scope):`.
 fn scope_words(query: &str) -> Vec<String> {
@@ -314,13 +321,7 @@ fn scope_words(query: &str) -> Vec<String> {
     let mut words = Vec::new();
     for_each_word(scope, |_, word| {
         let lower = word.to_lowercase();
-        if lower.len() > 1
-            && !is_stop_word(&lower)
-            && ![
-                "fix", "feat", "chore", "refactor", "perf", "test", "docs", "style", "build", "ci",
-            ]
-            .contains(&lower.as_str())
-        {
+        if lower.len() > 1 && !is_stop_word(&lower) && !COMMIT_TYPES.contains(&lower.as_str()) {
             words.push(term(&lower));
         }
     });

@@ -63,6 +63,9 @@ const DECLARATION_WORDS: &[&str] = &[
     "declarations",
     "dts",
 ];
+/// Files outside the directories and files a commit-style scope names (see
+/// `QueryAnalysis::scope_words`) rank below those inside.
+const OUT_OF_SCOPE_PENALTY: f32 = 0.7;
 const NEIGHBOUR_BOOST: f32 = 1.15;
 /// Quoted text found verbatim in the code (a message, a heading).
 const W_LITERAL: f32 = 2.0;
@@ -953,8 +956,28 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     .is_some_and(|code| !analysis.languages.iter().any(|(_, named)| *named == code))
             })
     };
+    // A commit-style scope (`printer: ...`, `fix(router): ...`) that names directories or
+    // files of the repository puts the change among them: the files outside rank lower.
+    let scope_files: FxHashSet<FileId> = input
+        .search
+        .files_with_path_words(analysis.scope_words.iter().map(String::as_str))
+        .into_iter()
+        .filter(|file| {
+            index.file(*file).is_some_and(|data| {
+                let dirs = data.path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+                let mut named = false;
+                for_each_word(dirs, |_, word| {
+                    identifier_terms(word, |term| {
+                        named |= analysis.scope_words.iter().any(|scope| scope == term);
+                    });
+                });
+                named
+            })
+        })
+        .collect();
+    let is_out_of_scope = |file: FileId| !scope_files.is_empty() && !scope_files.contains(&file);
     // The penalties a file's code takes, with their reasons: auxiliary code, other languages'
-    // translations, declarations only. They apply to its definitions' scores and to its
+    // translations, declarations only, outside the task's scope. They apply to its definitions' scores and to its
     // file-level scores alike.
     let file_penalties = |file: FileId| {
         [
@@ -969,6 +992,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 DECLARATIONS_PENALTY,
                 "declarations-only",
             ),
+            (is_out_of_scope(file), OUT_OF_SCOPE_PENALTY, "out-of-scope"),
         ]
         .into_iter()
         .filter(|(applies, _, _)| *applies)
@@ -1817,6 +1841,46 @@ export function send(request: Request, options: RetryOptions) {
         let (path, declarations) = top_file("add a type for the retry limit", IntentKind::BugFix);
         assert_eq!(path, "source/types/retry.ts");
         assert!(declarations.is_empty());
+    }
+
+    #[test]
+    fn a_commit_scope_naming_a_directory_puts_the_change_inside_it() {
+        let (index, search) = indexed(
+            r#"
+//- /crates/matcher/src/lib.rs
+/// Finds matches; the line terminator ends a line, and a line terminator is never matched.
+pub fn find_line_terminator(haystack: &[u8], line_terminator: u8) -> Option<usize> {
+    haystack.iter().position(|byte| *byte == line_terminator)
+}
+//- /crates/printer/src/standard.rs
+pub fn write_line(line: &[u8], terminator: u8) {
+    let trimmed = line.strip_suffix(&[terminator]).unwrap_or(line);
+    print(trimmed);
+}
+"#,
+        );
+        let top_file = |query: &str| {
+            ranked_files(&index, &search, query, IntentKind::BugFix)[0]
+                .0
+                .clone()
+        };
+        let task = "trim the line terminator before finding matches";
+        assert_eq!(top_file(task), "crates/matcher/src/lib.rs");
+        assert_eq!(
+            top_file(&format!("printer: {task}")),
+            "crates/printer/src/standard.rs"
+        );
+        // A scope that names only a file, or a kind of change, leaves the other files be.
+        for scoped in [format!("standard: {task}"), format!("doc: {task}")] {
+            let ranking = rank_task(&index, &search, &scoped, IntentKind::BugFix);
+            assert!(
+                ranking
+                    .defs
+                    .iter()
+                    .all(|ranked| !ranked.reasons.iter().any(|r| r == "out-of-scope")),
+                "{scoped}"
+            );
+        }
     }
 
     #[test]
