@@ -9,7 +9,9 @@ use super::intent::IntentKind;
 use super::items::def_lines;
 use super::query::{compound_candidates, flag_relatives, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
-use super::text::{agent_nouns, for_each_word, identifier_terms, normalize_name, stem, term};
+use super::text::{
+    agent_nouns, for_each_path_word, for_each_word, identifier_terms, normalize_name, stem, term,
+};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{file_stem, module_name, DefId, Index, MatchTier};
 use crate::languages::DefKind;
@@ -956,8 +958,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     .is_some_and(|code| !analysis.languages.iter().any(|(_, named)| *named == code))
             })
     };
-    // A commit-style scope (`printer: ...`, `fix(router): ...`) that names directories or
-    // files of the repository puts the change among them: the files outside rank lower.
+    // A commit-style scope (`printer: ...`, `fix(router): ...`) that names directories of the
+    // repository puts the change inside them: the files outside rank lower. A scope naming
+    // only a file's stem (`walk: ...`) stays a path word (see `path_scores`).
     let scope_files: FxHashSet<FileId> = input
         .search
         .files_with_path_words(analysis.scope_words.iter().map(String::as_str))
@@ -966,19 +969,15 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             index.file(*file).is_some_and(|data| {
                 let dirs = data.path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
                 let mut named = false;
-                for_each_word(dirs, |_, word| {
-                    identifier_terms(word, |term| {
-                        named |= analysis.scope_words.iter().any(|scope| scope == term);
-                    });
-                });
+                for_each_path_word(dirs, |word| named |= analysis.scope_words.contains(&word));
                 named
             })
         })
         .collect();
     let is_out_of_scope = |file: FileId| !scope_files.is_empty() && !scope_files.contains(&file);
     // The penalties a file's code takes, with their reasons: auxiliary code, other languages'
-    // translations, declarations only, outside the task's scope. They apply to its definitions' scores and to its
-    // file-level scores alike.
+    // translations, declarations only, outside the task's scope. They apply to its
+    // definitions' scores and to its file-level scores alike.
     let file_penalties = |file: FileId| {
         [
             (is_auxiliary(file), AUXILIARY_PENALTY, "auxiliary-code"),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::text::{for_each_word, identifier_terms, normalize_name, term};
+use super::text::{for_each_path_word, for_each_word, identifier_terms, normalize_name};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, FileData, Index};
 
@@ -181,24 +181,9 @@ impl FileAnalysis {
             .rsplit_once('.')
             .map_or(&*data.path, |(stem, _)| stem);
         let mut path_words: Vec<String> = Vec::new();
-        for_each_word(stem_path, |_, word| {
-            let parts = crate::index::split_identifier(word);
-            // A word with digits (`v4`, `http2`, `base64`) names something whole: its
-            // parts (`v`, `4`) would not.
-            if parts.len() > 1 && word.bytes().any(|byte| byte.is_ascii_digit()) {
-                let whole = word.to_lowercase();
-                if !path_words.contains(&whole) {
-                    path_words.push(whole);
-                }
-            }
-            for part in parts {
-                let lower = part.to_lowercase();
-                if lower.len() > 1 {
-                    let stemmed = term(&lower);
-                    if !path_words.contains(&stemmed) {
-                        path_words.push(stemmed);
-                    }
-                }
+        for_each_path_word(stem_path, |word| {
+            if !path_words.contains(&word) {
+                path_words.push(word);
             }
         });
         FileAnalysis {

@@ -218,6 +218,25 @@ pub fn identifier_terms(word: &str, mut acc: impl FnMut(&str)) {
     }
 }
 
+/// Calls `acc` with the search terms of a path's words (directories and file name, split at
+/// separators, case changes and underscores), repeats included. A word with digits (`v4`,
+/// `http2`, `base64`) names something whole and is also given whole: its parts (`v`, `4`)
+/// would not.
+pub fn for_each_path_word(path: &str, mut acc: impl FnMut(String)) {
+    for_each_word(path, |_, word| {
+        let parts = split_identifier(word);
+        if parts.len() > 1 && word.bytes().any(|byte| byte.is_ascii_digit()) {
+            acc(word.to_lowercase());
+        }
+        for part in parts {
+            let lower = part.to_lowercase();
+            if lower.len() > 1 {
+                acc(term(&lower));
+            }
+        }
+    });
+}
+
 /// The agent nouns a term's verb may name a module by, as terms: `pars` (`parse`) ->
 /// `parser`, `format` -> `formatter`, `validat` -> `validator`, `print` -> `printer`. A term
 /// of fewer than four letters has none (`us` is not the verb of `user`).
