@@ -226,6 +226,17 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::DefinitionLookup, "docs", 1.0),
 ];
 
+/// Each cue of [`CUES`] as the words it matches, between spaces: words split at apostrophes
+/// (`don't` is `don`, `t`), so cues are matched that way.
+fn cue_needles() -> &'static [String] {
+    static NEEDLES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        CUES.iter()
+            .map(|(_, cue, _)| format!(" {} ", cue.replace('\'', " ")))
+            .collect()
+    });
+    &NEEDLES
+}
+
 /// Question words that open a query, with the intent they suggest (not doubled as a
 /// starting verb is).
 const OPENERS: &[(IntentKind, &str, f32)] = &[
@@ -367,24 +378,19 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             format!(" {} ", line_words.join(" "))
         })
         .collect();
-    for (kind, cue, weight) in CUES {
-        // Words split at apostrophes (`don't` is `don`, `t`), so cues are matched that way.
-        let needle = format!(" {} ", cue.replace('\'', " "));
-        let Some(position) = joined
-            .find(&needle)
-            .or_else(|| joined_content.find(&needle))
-        else {
+    for ((kind, cue, weight), needle) in CUES.iter().zip(cue_needles()) {
+        let Some(position) = joined.find(needle).or_else(|| joined_content.find(needle)) else {
             continue;
         };
         let at_start = position == 0;
         if matches!(kind, IntentKind::TestWriting | IntentKind::DefinitionLookup) && !at_start {
-            let in_title = lines.first().is_some_and(|line| line.contains(&needle));
+            let in_title = lines.first().is_some_and(|line| line.contains(needle));
             let asks = *kind == IntentKind::DefinitionLookup
                 || cue
                     .split(' ')
                     .next()
                     .is_some_and(|verb| TEST_VERBS.contains(&verb));
-            let opens_a_line = asks && lines.iter().skip(1).any(|line| line.starts_with(&needle));
+            let opens_a_line = asks && lines.iter().skip(1).any(|line| line.starts_with(needle));
             if !in_title && !opens_a_line {
                 continue;
             }

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::base::{is_test_path, FxHashSet, LineIndex};
+use crate::base::{is_test_path, FxHashMap, LineIndex};
 use crate::languages::{DefKind, Language};
 use crate::syntax::{self, FileSyntax};
 
@@ -19,6 +19,10 @@ pub struct FileData {
     pub syntax: FileSyntax,
     /// The distinct names referenced in the file, sorted.
     pub ref_names: Vec<Box<str>>,
+    /// The indexes of `syntax.refs` grouped by name: those spelling `ref_names[i]` are
+    /// `refs_by_name[ref_name_starts[i]..ref_name_starts[i + 1]]`, in the order of `refs`.
+    refs_by_name: Vec<u32>,
+    ref_name_starts: Vec<u32>,
     pub is_test: bool,
     /// The file declares types and nothing that runs (see [`declares_types_only`]).
     pub declarations_only: bool,
@@ -41,14 +45,7 @@ impl FileData {
         syntax: FileSyntax,
     ) -> FileData {
         let is_test = is_test_path(&path);
-        let mut seen: FxHashSet<&str> = FxHashSet::default();
-        for reference in &syntax.refs {
-            if let Some(name) = text.get(reference.range.as_usize()) {
-                seen.insert(name);
-            }
-        }
-        let mut ref_names: Vec<Box<str>> = seen.into_iter().map(Box::from).collect();
-        ref_names.sort_unstable();
+        let (ref_names, refs_by_name, ref_name_starts) = group_refs(&text, &syntax.refs);
         let declarations_only = declares_types_only(&path, &syntax.defs);
         FileData {
             root,
@@ -58,6 +55,8 @@ impl FileData {
             lang,
             syntax,
             ref_names,
+            refs_by_name,
+            ref_name_starts,
             is_test,
             text,
         }
@@ -67,6 +66,64 @@ impl FileData {
     pub fn ref_text(&self, reference: &syntax::Ref) -> &str {
         self.text.get(reference.range.as_usize()).unwrap_or("")
     }
+
+    /// The references spelling `name`, in position order.
+    pub fn refs_named(&self, name: &str) -> impl Iterator<Item = &syntax::Ref> + '_ {
+        let group = self
+            .ref_names
+            .binary_search_by(|probe| (**probe).cmp(name))
+            .map_or(0..0, |at| {
+                self.ref_name_starts[at] as usize..self.ref_name_starts[at + 1] as usize
+            });
+        self.refs_by_name[group]
+            .iter()
+            .map(|idx| &self.syntax.refs[*idx as usize])
+    }
+}
+
+/// The distinct names `refs` spell in `text`, sorted, and the references' indexes grouped by
+/// name (a counting sort: each group keeps the order of `refs`), with each group's start.
+fn group_refs(text: &str, refs: &[syntax::Ref]) -> (Vec<Box<str>>, Vec<u32>, Vec<u32>) {
+    let mut group_of: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut names: Vec<&str> = Vec::new();
+    let groups: Vec<Option<u32>> = refs
+        .iter()
+        .map(|reference| {
+            let name = text.get(reference.range.as_usize())?;
+            Some(*group_of.entry(name).or_insert_with(|| {
+                names.push(name);
+                names.len() as u32 - 1
+            }))
+        })
+        .collect();
+    let mut order: Vec<u32> = (0..names.len() as u32).collect();
+    order.sort_unstable_by_key(|group| names[*group as usize]);
+    // `slot[group]`: the group's place among the sorted names.
+    let mut slot = vec![0u32; names.len()];
+    for (at, group) in order.iter().enumerate() {
+        slot[*group as usize] = at as u32;
+    }
+    let mut starts = vec![0u32; names.len() + 1];
+    for group in groups.iter().flatten() {
+        starts[slot[*group as usize] as usize + 1] += 1;
+    }
+    for at in 1..starts.len() {
+        starts[at] += starts[at - 1];
+    }
+    let mut next = starts.clone();
+    let mut grouped = vec![0u32; starts[names.len()] as usize];
+    for (idx, group) in groups.iter().enumerate() {
+        if let Some(group) = group {
+            let at = &mut next[slot[*group as usize] as usize];
+            grouped[*at as usize] = idx as u32;
+            *at += 1;
+        }
+    }
+    let sorted = order
+        .iter()
+        .map(|group| Box::from(names[*group as usize]))
+        .collect();
+    (sorted, grouped, starts)
 }
 
 /// Whether a file only declares types: a TypeScript declaration file (`index.d.ts`), or a file
@@ -102,4 +159,36 @@ pub fn declares_types_only(path: &str, defs: &[syntax::Def]) -> bool {
             DefKind::Method | DefKind::Function => declared_in_type(def),
             _ => false,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_are_found_by_name_in_position_order() {
+        let text: Arc<str> =
+            Arc::from("def f(db):\n    g(db)\n    db.close()\n    h = g\n    return f(h)\n");
+        let data = FileData::analyze(0, "m.py".into(), Language::Python, text);
+        let starts = |name: &str| -> Vec<u32> {
+            data.refs_named(name)
+                .map(|reference| reference.range.start)
+                .collect()
+        };
+        for name in data.ref_names.iter() {
+            let scanned: Vec<u32> = data
+                .syntax
+                .refs
+                .iter()
+                .filter(|reference| data.ref_text(reference) == &**name)
+                .map(|reference| reference.range.start)
+                .collect();
+            assert!(!scanned.is_empty());
+            assert_eq!(starts(name), scanned, "{name}");
+        }
+        assert!(data.ref_names.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!(starts("g").len(), 2);
+        assert!(starts("missing").is_empty());
+        assert!(starts("").is_empty());
+    }
 }

@@ -270,10 +270,7 @@ impl Index {
             .iter()
             .filter_map(|file| Some((*file, self.file(*file)?)))
             .flat_map(move |(file, data)| {
-                data.syntax
-                    .refs
-                    .iter()
-                    .filter(move |reference| data.ref_text(reference) == name)
+                data.refs_named(name)
                     .map(move |reference| (file, &**data, reference))
             })
     }

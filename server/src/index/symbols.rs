@@ -166,6 +166,27 @@ fn char_mask(text: &str) -> u64 {
     mask
 }
 
+/// Bits above those of [`char_mask`] for the ASCII letters (case folded) that start a word of
+/// `parts` (see [`split_identifier`]): a name's hump match starts at one of them.
+fn initials_mask(parts: &[&str]) -> u64 {
+    const FIRST_INITIAL_BIT: u8 = 37;
+    parts
+        .iter()
+        .filter_map(|part| part.bytes().next())
+        .filter(u8::is_ascii_alphabetic)
+        .fold(0, |mask, byte| {
+            mask | 1 << (FIRST_INITIAL_BIT + byte.to_ascii_lowercase() - b'a')
+        })
+}
+
+/// [`char_mask`] with the [`initials_mask`] of the name's words.
+fn name_mask(name: &str) -> u64 {
+    match char_mask(name) {
+        u64::MAX => u64::MAX,
+        mask => mask | initials_mask(&split_identifier(name)),
+    }
+}
+
 /// The bits every name matching `query` has: those of the query's ASCII letters, digits and
 /// underscores, or none when an atom is negated (`!foo` matches names without `foo`).
 fn query_mask(query: &str) -> u64 {
@@ -182,7 +203,7 @@ fn query_mask(query: &str) -> u64 {
 impl SymbolNames {
     pub(super) fn new(mut names: Vec<Box<str>>) -> SymbolNames {
         names.sort_unstable();
-        let masks = names.iter().map(|name| char_mask(name)).collect();
+        let masks = names.iter().map(|name| name_mask(name)).collect();
         SymbolNames { names, masks }
     }
 
@@ -200,7 +221,7 @@ impl SymbolNames {
             for name in added {
                 if let Err(pos) = self.names.binary_search_by(|probe| (**probe).cmp(name)) {
                     self.names.insert(pos, Box::from(*name));
-                    self.masks.insert(pos, char_mask(name));
+                    self.masks.insert(pos, name_mask(name));
                 }
             }
             return;
@@ -219,7 +240,7 @@ impl SymbolNames {
             names.push(name);
         }
         names.extend(added.map(|name| Box::from(*name)));
-        self.masks = names.iter().map(|name| char_mask(name)).collect();
+        self.masks = names.iter().map(|name| name_mask(name)).collect();
         self.names = names;
     }
 
@@ -236,15 +257,7 @@ fn cheap_tier(name: &str, query: &str, query_lower: &str) -> Option<MatchTier> {
         return Some(MatchTier::Exact);
     }
     if name.is_ascii() && query.is_ascii() {
-        // The same tests as below without allocating (ASCII lower-casing is byte-wise).
-        if name.eq_ignore_ascii_case(query) {
-            return Some(MatchTier::ExactIgnoreCase);
-        }
-        if name.len() >= query.len()
-            && name.as_bytes()[..query.len()].eq_ignore_ascii_case(query.as_bytes())
-        {
-            return Some(MatchTier::Prefix);
-        }
+        return ascii_tier(name, query);
     } else {
         let name_lower = name.to_lowercase();
         if name_lower == query_lower {
@@ -255,6 +268,22 @@ fn cheap_tier(name: &str, query: &str, query_lower: &str) -> Option<MatchTier> {
         }
     }
     None
+}
+
+/// [`cheap_tier`] for an ASCII name and query, without allocating (ASCII lower-casing is
+/// byte-wise).
+fn ascii_tier(name: &str, query: &str) -> Option<MatchTier> {
+    if name == query {
+        Some(MatchTier::Exact)
+    } else if name.eq_ignore_ascii_case(query) {
+        Some(MatchTier::ExactIgnoreCase)
+    } else if name.len() >= query.len()
+        && name.as_bytes()[..query.len()].eq_ignore_ascii_case(query.as_bytes())
+    {
+        Some(MatchTier::Prefix)
+    } else {
+        None
+    }
 }
 
 /// Hump or fuzzy, for names that are not exact or prefix matches.
@@ -346,7 +375,15 @@ impl Index {
         let mut buf = Vec::new();
         let mut fuzzy_score =
             |name: &str| pattern.score(Utf32Str::new(name, &mut buf), &mut matcher);
-        let required = query_mask(query);
+        // Every match up to a hump match has a word starting with the query's first letter.
+        let required = query_mask(query)
+            | if worst <= MatchTier::Hump {
+                query_parts
+                    .first()
+                    .map_or(0, |part| initials_mask(std::slice::from_ref(part)))
+            } else {
+                0
+            };
         let table = self.symbol_names();
 
         let mut decided: Vec<Candidate> = Vec::new();
@@ -363,7 +400,7 @@ impl Index {
                 rest.push(name);
                 continue;
             }
-            let Some(tier) = cheap_tier(name, query, &query_lower) else {
+            let Some(tier) = ascii_tier(name, query) else {
                 // The matcher's verdict for a plain query on an ASCII name, cheaply first.
                 if is_ascii_subsequence(query.as_bytes(), name.as_bytes(), case_sensitive) {
                     rest.push(name);
@@ -540,7 +577,8 @@ export const PLACE_ORDER = 1;
     fn a_worst_tier_keeps_the_same_hits_as_filtering_the_full_search() {
         let (index, _) = crate::index::tests::index_fixture(NAMES);
         for query in [
-            "order", "Ord", "OrdSvc", "ms", "plc_ord", "ordr", "o r", "größe",
+            "order", "Ord", "OrdSvc", "ms", "plc_ord", "ordr", "o r", "größe", "svc", "state",
+            "_ord", "ORD", "2", "$ord",
         ] {
             for worst in [MatchTier::Exact, MatchTier::Prefix, MatchTier::Hump] {
                 let full: Vec<SymbolHit> = index
@@ -587,6 +625,8 @@ export const PLACE_ORDER = 1;
     #[test]
     fn masks_hold_the_letters_digits_and_underscores_of_a_name() {
         assert_eq!(char_mask("aB_1"), 0b11 | 1 << 36 | 1 << 27);
+        // With the initials of its words: a, B and 1 (a digit is no initial).
+        assert_eq!(name_mask("aB_1"), char_mask("aB_1") | 0b11 << 37);
         assert_eq!(char_mask("Café"), u64::MAX);
         assert_eq!(query_mask("a b"), char_mask("ab"));
         assert_eq!(query_mask("^get$"), char_mask("get"));
@@ -610,6 +650,6 @@ export const PLACE_ORDER = 1;
             .names
             .iter()
             .zip(&table.masks)
-            .all(|(name, mask)| *mask == char_mask(name)));
+            .all(|(name, mask)| *mask == name_mask(name)));
     }
 }

@@ -369,7 +369,7 @@ pub fn crawl(
     let mut crawl = Crawl::default();
     for res in results {
         match res {
-            Ok(Loaded::Source(file)) => crawl.files.push(file),
+            Ok(Loaded::Source(file)) => crawl.files.push(*file),
             Ok(Loaded::Manifest(manifest)) => crawl.manifests.push(manifest),
             Err(skip) => {
                 tracing::info!(path = %skip.path.display(), reason = %skip.reason, "skipped file");
@@ -383,7 +383,7 @@ pub fn crawl(
 
 /// A discovered file, read and analyzed.
 pub enum Loaded {
-    Source(FileData),
+    Source(Box<FileData>),
     Manifest(Manifest),
 }
 
@@ -401,12 +401,12 @@ pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipp
     })?;
     let text: Arc<str> = Arc::from(text);
     Ok(match candidate.lang {
-        Some(lang) => Loaded::Source(FileData::analyze(
+        Some(lang) => Loaded::Source(Box::new(FileData::analyze(
             candidate.root,
             candidate.rel_path.as_str().into(),
             lang,
             text,
-        )),
+        ))),
         None => Loaded::Manifest(Manifest {
             root: candidate.root,
             path: candidate.rel_path.as_str().into(),

@@ -41,7 +41,7 @@ fn insert_loaded(
         match item {
             Ok(Loaded::Source(data)) => {
                 if !world_documents.is_open_at(data.root, &data.path) {
-                    index.set_file_data(data);
+                    index.set_file_data(*data);
                 }
             }
             Ok(Loaded::Manifest(manifest)) => {

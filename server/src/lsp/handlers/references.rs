@@ -98,12 +98,9 @@ pub async fn handle(
             let Some(file_data) = index.file(*file) else {
                 continue;
             };
-            for reference in &file_data.syntax.refs {
+            for reference in file_data.refs_named(name) {
                 // A use of the name that resolves to other definitions (another type's method
                 // of the same name, a library module's function) is not a reference.
-                if file_data.ref_text(reference) != name {
-                    continue;
-                }
                 let elsewhere = !targets.is_empty()
                     && targets
                         .iter()
