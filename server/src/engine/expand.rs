@@ -380,11 +380,13 @@ pub fn expand(
         }
     }
     // Safety net: never answer with nothing on a non-empty repository: the top-level
-    // definitions of the best-ranked files, or else of the files nearest the root.
+    // definitions of the best-ranked files, or else of the files nearest the root; never of
+    // a pinned file, which the conversation holds already.
     if candidates.is_empty() {
         let mut fallback: Vec<(FileId, f32, &str)> = ranking
             .files
             .iter()
+            .filter(|file| !pinned.contains(&file.file))
             .take(3)
             .map(|file| (file.file, file.score * 0.5, "fallback:top-file"))
             .collect();
@@ -394,6 +396,7 @@ pub fn expand(
         {
             let mut files: Vec<(FileId, &str)> = index
                 .files()
+                .filter(|(file, _)| !pinned.contains(file))
                 .map(|(file, data)| (file, &*data.path))
                 .collect();
             files.sort_by_key(|(_, path)| (path.matches('/').count(), path.len(), *path));
