@@ -226,15 +226,35 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::DefinitionLookup, "docs", 1.0),
 ];
 
-/// Each cue of [`CUES`] as the words it matches, between spaces: words split at apostrophes
-/// (`don't` is `don`, `t`), so cues are matched that way.
-fn cue_needles() -> &'static [String] {
-    static NEEDLES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-        CUES.iter()
-            .map(|(_, cue, _)| format!(" {} ", cue.replace('\'', " ")))
-            .collect()
-    });
-    &NEEDLES
+/// Each cue of [`CUES`] as the words it matches, between spaces (words split at apostrophes:
+/// `don't` is `don`, `t`, so cues are matched that way), and an automaton finding them all.
+struct CueNeedles {
+    needles: Vec<String>,
+    automaton: aho_corasick::AhoCorasick,
+}
+
+impl CueNeedles {
+    fn get() -> &'static CueNeedles {
+        static NEEDLES: std::sync::LazyLock<CueNeedles> = std::sync::LazyLock::new(|| {
+            let needles: Vec<String> = CUES
+                .iter()
+                .map(|(_, cue, _)| format!(" {} ", cue.replace('\'', " ")))
+                .collect();
+            let automaton = aho_corasick::AhoCorasick::new(&needles).expect("cue needles");
+            CueNeedles { needles, automaton }
+        });
+        &NEEDLES
+    }
+
+    /// Where each cue first occurs in `text` (what `text.find(needle)` gives), in one pass.
+    fn first_positions(&self, text: &str) -> Vec<Option<usize>> {
+        let mut first: Vec<Option<usize>> = vec![None; self.needles.len()];
+        for found in self.automaton.find_overlapping_iter(text) {
+            let at = &mut first[found.pattern().as_usize()];
+            *at = Some(at.map_or(found.start(), |before| before.min(found.start())));
+        }
+        first
+    }
 }
 
 /// Question words that open a query, with the intent they suggest (not doubled as a
@@ -378,8 +398,12 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             format!(" {} ", line_words.join(" "))
         })
         .collect();
-    for ((kind, cue, weight), needle) in CUES.iter().zip(cue_needles()) {
-        let Some(position) = joined.find(needle).or_else(|| joined_content.find(needle)) else {
+    let cue_needles = CueNeedles::get();
+    let in_joined = cue_needles.first_positions(&joined);
+    let in_content = cue_needles.first_positions(&joined_content);
+    for (cue_idx, (kind, cue, weight)) in CUES.iter().enumerate() {
+        let needle = cue_needles.needles[cue_idx].as_str();
+        let Some(position) = in_joined[cue_idx].or(in_content[cue_idx]) else {
             continue;
         };
         let at_start = position == 0;
@@ -481,6 +505,24 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cues_are_found_where_a_search_for_each_finds_them() {
+        let needles = CueNeedles::get();
+        for text in [
+            " fix the bug and add a test for the retry policy ",
+            " where is it used where is it called how does it work ",
+            " rename rename to to refactor clean up cleanup ",
+            " ",
+        ] {
+            let expected: Vec<Option<usize>> = needles
+                .needles
+                .iter()
+                .map(|needle| text.find(needle.as_str()))
+                .collect();
+            assert_eq!(needles.first_positions(text), expected, "{text:?}");
+        }
+    }
 
     fn kind_of(query: &str) -> IntentKind {
         // The words as the engine splits them.
