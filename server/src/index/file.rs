@@ -86,14 +86,16 @@ impl FileData {
 fn group_refs(text: &str, refs: &[syntax::Ref]) -> (Vec<Box<str>>, Vec<u32>, Vec<u32>) {
     let mut group_of: FxHashMap<&str, u32> = FxHashMap::default();
     let mut names: Vec<&str> = Vec::new();
-    let groups: Vec<Option<u32>> = refs
+    // `NONE`: a reference whose range is not text (never from a parse).
+    const NONE: u32 = u32::MAX;
+    let groups: Vec<u32> = refs
         .iter()
-        .map(|reference| {
-            let name = text.get(reference.range.as_usize())?;
-            Some(*group_of.entry(name).or_insert_with(|| {
+        .map(|reference| match text.get(reference.range.as_usize()) {
+            Some(name) => *group_of.entry(name).or_insert_with(|| {
                 names.push(name);
                 names.len() as u32 - 1
-            }))
+            }),
+            None => NONE,
         })
         .collect();
     let mut order: Vec<u32> = (0..names.len() as u32).collect();
@@ -104,7 +106,7 @@ fn group_refs(text: &str, refs: &[syntax::Ref]) -> (Vec<Box<str>>, Vec<u32>, Vec
         slot[*group as usize] = at as u32;
     }
     let mut starts = vec![0u32; names.len() + 1];
-    for group in groups.iter().flatten() {
+    for group in groups.iter().filter(|group| **group != NONE) {
         starts[slot[*group as usize] as usize + 1] += 1;
     }
     for at in 1..starts.len() {
@@ -113,7 +115,7 @@ fn group_refs(text: &str, refs: &[syntax::Ref]) -> (Vec<Box<str>>, Vec<u32>, Vec
     let mut next = starts.clone();
     let mut grouped = vec![0u32; starts[names.len()] as usize];
     for (idx, group) in groups.iter().enumerate() {
-        if let Some(group) = group {
+        if *group != NONE {
             let at = &mut next[slot[*group as usize] as usize];
             grouped[*at as usize] = idx as u32;
             *at += 1;
