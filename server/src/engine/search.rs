@@ -404,49 +404,77 @@ impl<Id: Copy + Ord> Corpus<'_, Id> {
     /// Scores accumulate in a dense table (every score is positive, so zero marks an
     /// untouched document): long tasks touch a large share of the documents.
     fn top(&self, term_ids: &[(u32, f32)], limit: usize) -> Vec<(Id, f32)> {
+        thread_local! {
+            /// The score table, kept between calls (all zero between them) so that a large
+            /// corpus does not cost a fresh table, zeroed page by page, per task.
+            static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        if limit == 0 {
+            return Vec::new();
+        }
         let n_docs = self.n_docs();
         let total_len = self.base.total_len - self.dead.len + self.delta.total_len;
         let avg_len = (total_len as f32 / n_docs.max(1) as f32).max(1.0);
         let base_docs = self.base.n_docs();
-        let mut acc = vec![0.0f32; (base_docs + self.delta.n_docs()) as usize];
-        let mut touched: Vec<u32> = Vec::new();
-        for &(term, query_weight) in term_ids {
-            let df = self.df(term);
-            if df == 0 {
-                continue;
+        SCORES.with_borrow_mut(|acc| {
+            let n_slots = (base_docs + self.delta.n_docs()) as usize;
+            if acc.len() < n_slots {
+                acc.resize(n_slots, 0.0);
             }
-            let df = df as f32;
-            let idf = (1.0 + (n_docs as f32 - df + 0.5) / (df + 0.5)).ln();
-            let mut add = |doc: u32, tf: u16, len: u32| {
-                let tf = f32::from(tf);
-                let norm = 1.0 - B + B * len as f32 / avg_len;
-                let score = idf * tf * (K1 + 1.0) / (tf + K1 * norm);
-                let slot = &mut acc[doc as usize];
-                if *slot == 0.0 {
-                    touched.push(doc);
+            let mut touched: Vec<u32> = Vec::new();
+            for &(term, query_weight) in term_ids {
+                let df = self.df(term);
+                if df == 0 {
+                    continue;
                 }
-                *slot += query_weight * score;
+                let df = df as f32;
+                let idf = (1.0 + (n_docs as f32 - df + 0.5) / (df + 0.5)).ln();
+                let mut add = |doc: u32, tf: u16, len: u32| {
+                    let tf = f32::from(tf);
+                    let norm = 1.0 - B + B * len as f32 / avg_len;
+                    let score = idf * tf * (K1 + 1.0) / (tf + K1 * norm);
+                    let slot = &mut acc[doc as usize];
+                    if *slot == 0.0 {
+                        touched.push(doc);
+                    }
+                    *slot += query_weight * score;
+                };
+                for &(doc, tf) in self.base.list(term) {
+                    if !self.dead.is_dead(doc) {
+                        add(doc, tf, self.base.doc_len[doc as usize]);
+                    }
+                }
+                for &(doc, tf) in self.delta.list(term) {
+                    add(base_docs + doc, tf, self.delta.doc_len[doc as usize]);
+                }
+            }
+            // Only documents scoring at least the `limit`-th best score can be among the
+            // best (ties are broken by id when sorting): select that score over the scores
+            // alone, then sort the few documents that reach it.
+            let best: Vec<u32> = if touched.len() > limit {
+                let mut scores: Vec<f32> = touched.iter().map(|doc| acc[*doc as usize]).collect();
+                let (_, threshold, _) =
+                    scores.select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a));
+                let threshold = *threshold;
+                touched
+                    .iter()
+                    .copied()
+                    .filter(|doc| acc[*doc as usize].total_cmp(&threshold).is_ge())
+                    .collect()
+            } else {
+                touched.clone()
             };
-            for &(doc, tf) in self.base.list(term) {
-                if !self.dead.is_dead(doc) {
-                    add(doc, tf, self.base.doc_len[doc as usize]);
-                }
+            let mut scored: Vec<(Id, f32)> = best
+                .into_iter()
+                .map(|doc| (self.id(doc), acc[doc as usize]))
+                .collect();
+            for doc in touched {
+                acc[doc as usize] = 0.0;
             }
-            for &(doc, tf) in self.delta.list(term) {
-                add(base_docs + doc, tf, self.delta.doc_len[doc as usize]);
-            }
-        }
-        let mut scored: Vec<(Id, f32)> = touched
-            .into_iter()
-            .map(|doc| (self.id(doc), acc[doc as usize]))
-            .collect();
-        let order = |a: &(Id, f32), b: &(Id, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if scored.len() > limit {
-            scored.select_nth_unstable_by(limit, order);
+            scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             scored.truncate(limit);
-        }
-        scored.sort_unstable_by(order);
-        scored
+            scored
+        })
     }
 }
 
@@ -1054,6 +1082,38 @@ class Cart:
         assert!(index.remove_file(0, "lib/util.py"));
         assert_eq!(step(&index, "the original removed")[2], 0);
         assert_eq!(chain.file_frequency("gateway"), 0.0);
+    }
+
+    #[test]
+    fn the_best_documents_at_any_limit_are_the_first_of_the_full_ranking() {
+        // Copies tie on score, so the limit often falls inside a run of ties.
+        let mut fixture = String::new();
+        for copy in 0..6 {
+            fixture.push_str(&format!(
+                "//- /app{copy}/orders.py\ndef place_order(cart, payment):\n    return charge(payment, cart.total)\n\ndef cancel_order(order):\n    return refund(order.payment)\n//- /app{copy}/payments.py\ndef charge(payment, amount):\n    return gateway.capture(payment, amount)\n"
+            ));
+        }
+        let (index, _) = crate::index::tests::index_fixture(&fixture);
+        let search = SearchIndex::build(&index, 0, None);
+        let terms: Vec<String> = ["order", "payment", "charg", "refund"]
+            .iter()
+            .map(|term| term.to_string())
+            .collect();
+        let all_defs = search.search_defs(&terms, usize::MAX);
+        let all_files = search.search_files(&terms, usize::MAX);
+        assert!(all_defs.len() > 12 && all_files.len() == 12, "{all_defs:?}");
+        for limit in 0..=all_defs.len() + 1 {
+            assert_eq!(
+                search.search_defs(&terms, limit),
+                all_defs[..limit.min(all_defs.len())],
+                "limit {limit}"
+            );
+        }
+        for limit in 0..=all_files.len() {
+            assert_eq!(search.search_files(&terms, limit), all_files[..limit]);
+        }
+        // Asked again, the same (the score table is left clean).
+        assert_eq!(search.search_defs(&terms, usize::MAX), all_defs);
     }
 
     #[test]
