@@ -12,6 +12,8 @@ use codectx::index::{FilePosition, Index, IndexConfig};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
+mod common;
+
 /// Cases per fixture (each builds a context, so the run stays a few seconds); the
 /// `PROPTEST_CASES` environment variable asks for more.
 const CASES: u32 = 48;
@@ -239,16 +241,8 @@ fn check(index: &Index, engine: &Engine, generated: &Request) -> Result<(), Test
 
 #[test]
 fn any_task_gets_an_answer_within_the_budget_and_the_same_one_twice() {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.join("repo").is_dir())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() >= 5, "fixtures: {dirs:?}");
     let engine = Engine::new();
-    for dir in dirs {
+    for dir in common::fixture_dirs() {
         let index = Index::build(
             vec![dir.join("repo").canonicalize().unwrap()],
             &IndexConfig::default(),

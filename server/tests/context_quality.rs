@@ -4,10 +4,11 @@
 //! to pass).
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use codectx::engine::{ContextRequest, ContextResult, Engine, Format, Tokenizer};
 use codectx::index::{Index, IndexConfig};
+
+mod common;
 
 const MIN_SYMBOL_RECALL: f64 = 0.91;
 const MAX_WRONG_FILE_RATE: f64 = 0.31;
@@ -201,17 +202,10 @@ fn score_case(index: &Index, engine: &Engine, case: &ContextCase) -> (Score, Str
 
 #[test]
 fn context_quality_over_fixture_cases_meets_the_floors() {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.join("cases.toml").is_file())
-        .collect();
-    dirs.sort();
     let engine = Engine::new();
     let mut scores = Vec::new();
     let mut report = String::new();
-    for fixture in dirs {
+    for fixture in common::fixture_dirs() {
         let cases: Cases =
             toml::from_str(&std::fs::read_to_string(fixture.join("cases.toml")).unwrap()).unwrap();
         let root = fixture.join("repo").canonicalize().unwrap();
