@@ -946,7 +946,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     };
     let is_auxiliary = |file: FileId| {
         index.file(file).is_some_and(|data| {
-            crate::base::auxiliary_kind(&data.path)
+            data.auxiliary
                 .is_some_and(|kind| !wanted_auxiliary.contains(&kind))
         })
     };

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::base::{is_test_path, FxHashMap, LineIndex};
+use crate::base::{auxiliary_kind, is_test_path, FxHashMap, LineIndex};
 use crate::languages::{DefKind, Language};
 use crate::syntax::{self, FileSyntax};
 
@@ -24,6 +24,8 @@ pub struct FileData {
     refs_by_name: Vec<u32>,
     ref_name_starts: Vec<u32>,
     pub is_test: bool,
+    /// The kind of auxiliary code its path puts it in (see [`auxiliary_kind`]).
+    pub auxiliary: Option<&'static str>,
     /// The file declares types and nothing that runs (see [`declares_types_only`]).
     pub declarations_only: bool,
 }
@@ -49,6 +51,7 @@ impl FileData {
         let declarations_only = declares_types_only(&path, &syntax.defs);
         FileData {
             root,
+            auxiliary: auxiliary_kind(&path),
             declarations_only,
             line_index: LineIndex::new(&text),
             path,
