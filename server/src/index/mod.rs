@@ -501,7 +501,7 @@ impl Index {
     /// names), so that the first request after indexing costs what later ones do.
     pub fn warm_up(&self) {
         self.resolution();
-        self.symbol_names();
+        self.symbol_names().warm_up();
     }
 
     fn resolution(&self) -> &Resolution {

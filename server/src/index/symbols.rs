@@ -9,6 +9,8 @@
 //! (every character of a fuzzy pattern must occur), so it is skipped before the fuzzy matcher
 //! runs. The prefilter never changes the result.
 
+use std::sync::OnceLock;
+
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
@@ -142,10 +144,14 @@ fn hump_match(query_parts: &[&str], name_parts: &[&str]) -> bool {
     go(query_parts, name_parts)
 }
 
-/// The sorted names of all definitions, each with its [`char_mask`].
+/// The sorted names of all definitions, each with its [`name_mask`].
 pub(super) struct SymbolNames {
     pub(super) names: Vec<Box<str>>,
     masks: Vec<u64>,
+    /// For each ASCII letter, the positions (ascending) of the names with a word starting
+    /// with it (non-ASCII names in every list): a search up to hump matches reads only the
+    /// list of the query's first letter. Built on first use, dropped by [`Self::update`].
+    by_initial: OnceLock<Vec<Vec<u32>>>,
 }
 
 /// Bits for the ASCII letters (case folded), digits and `_` a text contains. A name with
@@ -166,10 +172,12 @@ fn char_mask(text: &str) -> u64 {
     mask
 }
 
+/// The bit of `a` in [`initials_mask`], above those of [`char_mask`].
+const FIRST_INITIAL_BIT: u8 = 37;
+
 /// Bits above those of [`char_mask`] for the ASCII letters (case folded) that start a word of
 /// `parts` (see [`split_identifier`]): a name's hump match starts at one of them.
 fn initials_mask(parts: &[&str]) -> u64 {
-    const FIRST_INITIAL_BIT: u8 = 37;
     parts
         .iter()
         .filter_map(|part| part.bytes().next())
@@ -204,13 +212,41 @@ impl SymbolNames {
     pub(super) fn new(mut names: Vec<Box<str>>) -> SymbolNames {
         names.sort_unstable();
         let masks = names.iter().map(|name| name_mask(name)).collect();
-        SymbolNames { names, masks }
+        SymbolNames {
+            names,
+            masks,
+            by_initial: OnceLock::new(),
+        }
+    }
+
+    /// The positions of the names with a word starting with `letter` (an ASCII letter,
+    /// lower case), and of the non-ASCII names.
+    fn with_initial(&self, letter: u8) -> &[u32] {
+        let lists = self.by_initial.get_or_init(|| {
+            let mut lists: Vec<Vec<u32>> = vec![Vec::new(); 26];
+            for (pos, mask) in self.masks.iter().enumerate() {
+                let initials = mask >> FIRST_INITIAL_BIT;
+                for (letter, list) in lists.iter_mut().enumerate() {
+                    if initials & 1 << letter != 0 {
+                        list.push(pos as u32);
+                    }
+                }
+            }
+            lists
+        });
+        &lists[usize::from(letter - b'a')]
+    }
+
+    /// Builds the lists of [`Self::with_initial`] ahead of the first search.
+    pub(super) fn warm_up(&self) {
+        self.with_initial(b'a');
     }
 
     /// Removes the names of `removed` and inserts those of `added` (both sorted, disjoint,
     /// `removed` present and `added` absent).
     pub(super) fn update(&mut self, removed: &[&str], added: &[&str]) {
         const MAX_SINGLE_UPDATES: usize = 16;
+        self.by_initial = OnceLock::new();
         if removed.len() + added.len() <= MAX_SINGLE_UPDATES {
             for name in removed {
                 if let Ok(pos) = self.names.binary_search_by(|probe| (**probe).cmp(name)) {
@@ -376,20 +412,24 @@ impl Index {
         let mut fuzzy_score =
             |name: &str| pattern.score(Utf32Str::new(name, &mut buf), &mut matcher);
         // Every match up to a hump match has a word starting with the query's first letter.
+        let initial = query_parts
+            .first()
+            .and_then(|part| part.bytes().next())
+            .filter(|byte| worst <= MatchTier::Hump && byte.is_ascii_alphabetic())
+            .map(|byte| byte.to_ascii_lowercase());
         let required = query_mask(query)
-            | if worst <= MatchTier::Hump {
-                query_parts
-                    .first()
-                    .map_or(0, |part| initials_mask(std::slice::from_ref(part)))
-            } else {
-                0
-            };
+            | initial.map_or(0, |letter| 1 << (FIRST_INITIAL_BIT + letter - b'a'));
         let table = self.symbol_names();
+        let positions: Box<dyn Iterator<Item = usize>> = match initial {
+            Some(letter) => Box::new(table.with_initial(letter).iter().map(|pos| *pos as usize)),
+            None => Box::new(0..table.names.len()),
+        };
 
         let mut decided: Vec<Candidate> = Vec::new();
         let mut rest: Vec<&str> = Vec::new();
         let mut n_decided_defs = 0;
-        for (name, mask) in table.names.iter().zip(&table.masks) {
+        for pos in positions {
+            let (name, mask) = (&table.names[pos], &table.masks[pos]);
             if mask & required != required {
                 continue;
             }
@@ -636,8 +676,12 @@ export const PLACE_ORDER = 1;
     #[test]
     fn name_updates_keep_the_list_sorted() {
         let mut table = SymbolNames::new(vec!["b".into(), "d".into(), "a".into()]);
+        assert_eq!(table.with_initial(b'b'), [1]);
         table.update(&["b"], &["c", "e"]);
         assert_eq!(table.names(), ["a", "c", "d", "e"]);
+        // The lists by initial follow the update.
+        assert!(table.with_initial(b'b').is_empty());
+        assert_eq!(table.with_initial(b'e'), [3]);
         let added: Vec<String> = (0..40).map(|idx| format!("n{idx:02}")).collect();
         let added: Vec<&str> = added.iter().map(String::as_str).collect();
         table.update(&["a", "e"], &added);
@@ -651,5 +695,22 @@ export const PLACE_ORDER = 1;
             .iter()
             .zip(&table.masks)
             .all(|(name, mask)| *mask == name_mask(name)));
+        assert_eq!(table.with_initial(b'n').len(), 40);
+    }
+
+    #[test]
+    fn names_are_listed_under_the_initials_of_their_words() {
+        let table = SymbolNames::new(vec![
+            "OrderService".into(),
+            "place_order".into(),
+            "größe".into(),
+            "x".into(),
+        ]);
+        // Sorted: OrderService, größe, place_order, x.
+        assert_eq!(table.with_initial(b'o'), [0, 1, 2]);
+        assert_eq!(table.with_initial(b's'), [0, 1]);
+        assert_eq!(table.with_initial(b'p'), [1, 2]);
+        assert_eq!(table.with_initial(b'x'), [1, 3]);
+        assert_eq!(table.with_initial(b'q'), [1]);
     }
 }
