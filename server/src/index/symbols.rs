@@ -223,13 +223,21 @@ impl SymbolNames {
     /// lower case), and of the non-ASCII names.
     fn with_initial(&self, letter: u8) -> &[u32] {
         let lists = self.by_initial.get_or_init(|| {
-            let mut lists: Vec<Vec<u32>> = vec![Vec::new(); 26];
+            let initials = |mask: u64| (mask >> FIRST_INITIAL_BIT) & ((1 << 26) - 1);
+            let mut sizes = [0usize; 26];
+            for mask in &self.masks {
+                let mut bits = initials(*mask);
+                while bits != 0 {
+                    sizes[bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
+            }
+            let mut lists: Vec<Vec<u32>> = sizes.iter().map(|n| Vec::with_capacity(*n)).collect();
             for (pos, mask) in self.masks.iter().enumerate() {
-                let initials = mask >> FIRST_INITIAL_BIT;
-                for (letter, list) in lists.iter_mut().enumerate() {
-                    if initials & 1 << letter != 0 {
-                        list.push(pos as u32);
-                    }
+                let mut bits = initials(*mask);
+                while bits != 0 {
+                    lists[bits.trailing_zeros() as usize].push(pos as u32);
+                    bits &= bits - 1;
                 }
             }
             lists
