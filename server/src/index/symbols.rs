@@ -51,6 +51,13 @@ pub struct SymbolHit {
 /// `place_order` -> place, order.
 pub fn split_identifier(name: &str) -> Vec<&str> {
     let mut parts = Vec::new();
+    split_identifier_into(name, &mut parts);
+    parts
+}
+
+/// [`split_identifier`] into `parts`, cleared first (a loop over names reuses one list).
+fn split_identifier_into<'a>(name: &'a str, parts: &mut Vec<&'a str>) {
+    parts.clear();
     let mut start: Option<usize> = None;
     let mut prev = '\0';
     let mut chars = name.char_indices().peekable();
@@ -78,7 +85,6 @@ pub fn split_identifier(name: &str) -> Vec<&str> {
     if let Some(begin) = start {
         parts.push(&name[begin..]);
     }
-    parts
 }
 
 /// Whether the bytes of `needle` occur in `haystack` in order, ASCII case ignored unless
@@ -330,9 +336,11 @@ fn ascii_tier(name: &str, query: &str) -> Option<MatchTier> {
     }
 }
 
-/// Hump or fuzzy, for names that are not exact or prefix matches.
-fn hump_tier(name: &str, query_parts: &[&str]) -> MatchTier {
-    if hump_match(query_parts, &split_identifier(name)) {
+/// Hump or fuzzy, for names that are not exact or prefix matches; `name_parts` is scratch
+/// space for the name's words.
+fn hump_tier<'a>(name: &'a str, query_parts: &[&str], name_parts: &mut Vec<&'a str>) -> MatchTier {
+    split_identifier_into(name, name_parts);
+    if hump_match(query_parts, name_parts) {
         MatchTier::Hump
     } else {
         MatchTier::Fuzzy
@@ -474,9 +482,10 @@ impl Index {
         let mut named = decided;
         if n_decided_defs < limit {
             let mut others = Vec::new();
-            let tier_of = |name: &str| {
+            let mut name_parts: Vec<&str> = Vec::new();
+            let mut tier_of = |name| {
                 cheap_tier(name, query, &query_lower)
-                    .unwrap_or_else(|| hump_tier(name, &query_parts))
+                    .unwrap_or_else(|| hump_tier(name, &query_parts, &mut name_parts))
             };
             for name in rest {
                 // Classify first when that can spare the matcher, else only what it accepts.
@@ -487,7 +496,10 @@ impl Index {
                 let Some(fuzzy) = fuzzy_score(name) else {
                     continue;
                 };
-                let tier = early_tier.unwrap_or_else(|| tier_of(name));
+                let tier = match early_tier {
+                    Some(tier) => tier,
+                    None => tier_of(name),
+                };
                 others.push(Candidate {
                     tier,
                     score: Some(fuzzy),
