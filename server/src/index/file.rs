@@ -85,50 +85,26 @@ impl FileData {
 }
 
 /// The distinct names `refs` spell in `text`, sorted, and the references' indexes grouped by
-/// name (a counting sort: each group keeps the order of `refs`), with each group's start.
+/// name (each group in the order of `refs`), with each group's start in that list.
 fn group_refs(text: &str, refs: &[syntax::Ref]) -> (Vec<Box<str>>, Vec<u32>, Vec<u32>) {
-    let mut group_of: FxHashMap<&str, u32> = FxHashMap::default();
-    let mut names: Vec<&str> = Vec::new();
-    // `NONE`: a reference whose range is not text (never from a parse).
-    const NONE: u32 = u32::MAX;
-    let groups: Vec<u32> = refs
-        .iter()
-        .map(|reference| match text.get(reference.range.as_usize()) {
-            Some(name) => *group_of.entry(name).or_insert_with(|| {
-                names.push(name);
-                names.len() as u32 - 1
-            }),
-            None => NONE,
-        })
-        .collect();
-    let mut order: Vec<u32> = (0..names.len() as u32).collect();
-    order.sort_unstable_by_key(|group| names[*group as usize]);
-    // `slot[group]`: the group's place among the sorted names.
-    let mut slot = vec![0u32; names.len()];
-    for (at, group) in order.iter().enumerate() {
-        slot[*group as usize] = at as u32;
-    }
-    let mut starts = vec![0u32; names.len() + 1];
-    for group in groups.iter().filter(|group| **group != NONE) {
-        starts[slot[*group as usize] as usize + 1] += 1;
-    }
-    for at in 1..starts.len() {
-        starts[at] += starts[at - 1];
-    }
-    let mut next = starts.clone();
-    let mut grouped = vec![0u32; starts[names.len()] as usize];
-    for (idx, group) in groups.iter().enumerate() {
-        if *group != NONE {
-            let at = &mut next[slot[*group as usize] as usize];
-            grouped[*at as usize] = idx as u32;
-            *at += 1;
+    let mut by_name: FxHashMap<&str, Vec<u32>> = FxHashMap::default();
+    for (idx, reference) in refs.iter().enumerate() {
+        if let Some(name) = text.get(reference.range.as_usize()) {
+            by_name.entry(name).or_default().push(idx as u32);
         }
     }
-    let sorted = order
-        .iter()
-        .map(|group| Box::from(names[*group as usize]))
-        .collect();
-    (sorted, grouped, starts)
+    let mut groups: Vec<(&str, Vec<u32>)> = by_name.into_iter().collect();
+    groups.sort_unstable_by_key(|(name, _)| *name);
+    let mut names = Vec::with_capacity(groups.len());
+    let mut grouped = Vec::with_capacity(refs.len());
+    let mut starts = Vec::with_capacity(groups.len() + 1);
+    starts.push(0);
+    for (name, indexes) in groups {
+        names.push(Box::from(name));
+        grouped.extend(indexes);
+        starts.push(grouped.len() as u32);
+    }
+    (names, grouped, starts)
 }
 
 /// Whether a file only declares types: a TypeScript declaration file (`index.d.ts`), or a file
