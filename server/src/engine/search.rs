@@ -451,22 +451,19 @@ impl<Id: Copy + Ord> Corpus<'_, Id> {
             // Only documents scoring at least the `limit`-th best score can be among the
             // best (ties are broken by id when sorting): select that score over the scores
             // alone, then sort the few documents that reach it.
-            let best: Vec<u32> = if touched.len() > limit {
+            let threshold = (touched.len() > limit).then(|| {
                 let mut scores: Vec<f32> = touched.iter().map(|doc| acc[*doc as usize]).collect();
-                let (_, threshold, _) =
-                    scores.select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a));
-                let threshold = *threshold;
-                touched
-                    .iter()
-                    .copied()
-                    .filter(|doc| acc[*doc as usize].total_cmp(&threshold).is_ge())
-                    .collect()
-            } else {
-                touched.clone()
-            };
-            let mut scored: Vec<(Id, f32)> = best
-                .into_iter()
-                .map(|doc| (self.id(doc), acc[doc as usize]))
+                *scores
+                    .select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a))
+                    .1
+            });
+            let mut scored: Vec<(Id, f32)> = touched
+                .iter()
+                .map(|doc| (*doc, acc[*doc as usize]))
+                .filter(|(_, score)| {
+                    threshold.is_none_or(|at_least| score.total_cmp(&at_least).is_ge())
+                })
+                .map(|(doc, score)| (self.id(doc), score))
                 .collect();
             for doc in touched {
                 acc[doc as usize] = 0.0;
