@@ -181,16 +181,26 @@ fn char_mask(text: &str) -> u64 {
 /// The bit of `a` in [`initials_mask`], above those of [`char_mask`].
 const FIRST_INITIAL_BIT: u8 = 37;
 
+/// The initial of a word (see [`split_identifier`]) when it is an ASCII letter, lower-cased.
+fn initial(word: &str) -> Option<u8> {
+    word.bytes()
+        .next()
+        .filter(u8::is_ascii_alphabetic)
+        .map(|byte| byte.to_ascii_lowercase())
+}
+
+/// The bit of an initial (a lower-case ASCII letter) in [`initials_mask`].
+fn initial_bit(letter: u8) -> u64 {
+    1 << (FIRST_INITIAL_BIT + letter - b'a')
+}
+
 /// Bits above those of [`char_mask`] for the ASCII letters (case folded) that start a word of
 /// `parts` (see [`split_identifier`]): a name's hump match starts at one of them.
 fn initials_mask(parts: &[&str]) -> u64 {
     parts
         .iter()
-        .filter_map(|part| part.bytes().next())
-        .filter(u8::is_ascii_alphabetic)
-        .fold(0, |mask, byte| {
-            mask | 1 << (FIRST_INITIAL_BIT + byte.to_ascii_lowercase() - b'a')
-        })
+        .filter_map(|part| initial(part))
+        .fold(0, |mask, letter| mask | initial_bit(letter))
 }
 
 /// [`char_mask`] with the [`initials_mask`] of the name's words.
@@ -229,21 +239,13 @@ impl SymbolNames {
     /// lower case), and of the non-ASCII names.
     fn with_initial(&self, letter: u8) -> &[u32] {
         let lists = self.by_initial.get_or_init(|| {
-            let initials = |mask: u64| (mask >> FIRST_INITIAL_BIT) & ((1 << 26) - 1);
-            let mut sizes = [0usize; 26];
-            for mask in &self.masks {
-                let mut bits = initials(*mask);
-                while bits != 0 {
-                    sizes[bits.trailing_zeros() as usize] += 1;
-                    bits &= bits - 1;
-                }
-            }
-            let mut lists: Vec<Vec<u32>> = sizes.iter().map(|n| Vec::with_capacity(*n)).collect();
+            let mut lists: Vec<Vec<u32>> = vec![Vec::new(); 26];
             for (pos, mask) in self.masks.iter().enumerate() {
-                let mut bits = initials(*mask);
-                while bits != 0 {
-                    lists[bits.trailing_zeros() as usize].push(pos as u32);
-                    bits &= bits - 1;
+                // The set initial bits, lowest first (`a` is bit 0 here).
+                let mut initials = (mask >> FIRST_INITIAL_BIT) & ((1 << 26) - 1);
+                while initials != 0 {
+                    lists[initials.trailing_zeros() as usize].push(pos as u32);
+                    initials &= initials - 1;
                 }
             }
             lists
@@ -430,11 +432,9 @@ impl Index {
         // Every match up to a hump match has a word starting with the query's first letter.
         let initial = query_parts
             .first()
-            .and_then(|part| part.bytes().next())
-            .filter(|byte| worst <= MatchTier::Hump && byte.is_ascii_alphabetic())
-            .map(|byte| byte.to_ascii_lowercase());
-        let required = query_mask(query)
-            | initial.map_or(0, |letter| 1 << (FIRST_INITIAL_BIT + letter - b'a'));
+            .filter(|_| worst <= MatchTier::Hump)
+            .and_then(|part| initial(part));
+        let required = query_mask(query) | initial.map_or(0, initial_bit);
         let table = self.symbol_names();
         let positions: Box<dyn Iterator<Item = usize>> = match initial {
             Some(letter) => Box::new(table.with_initial(letter).iter().map(|pos| *pos as usize)),
