@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use codectx::base::FileId;
 use codectx::engine::{ContextRequest, Engine, Format, IntentKind, Tokenizer};
 use codectx::index::{FilePosition, Index, IndexConfig};
 use proptest::prelude::*;
@@ -18,17 +19,19 @@ mod common;
 /// `PROPTEST_CASES` environment variable asks for more.
 const CASES: u32 = 48;
 
-/// What a repository gives the generator: its definitions' names and its files' paths.
+/// What a repository gives the generator and the checks: its definitions' names, its files'
+/// paths, and the files (id and text) in the order of their paths.
 struct Repo {
     names: Vec<String>,
     paths: Vec<String>,
+    files: Vec<(FileId, Arc<str>)>,
 }
 
 fn repo_of(index: &Index) -> Repo {
     let mut names = Vec::new();
-    let mut paths = Vec::new();
-    for (_, data) in index.files() {
-        paths.push(data.path.to_string());
+    let mut files: Vec<(&str, FileId, Arc<str>)> = Vec::new();
+    for (file, data) in index.files() {
+        files.push((&data.path, file, data.text.clone()));
         for def in &data.syntax.defs {
             if let Some(name) = data.text.get(def.name_range.as_usize()) {
                 names.push(name.to_owned());
@@ -37,8 +40,15 @@ fn repo_of(index: &Index) -> Repo {
     }
     names.sort();
     names.dedup();
-    paths.sort();
-    Repo { names, paths }
+    files.sort_by(|a, b| a.0.cmp(b.0));
+    Repo {
+        names,
+        paths: files.iter().map(|(path, _, _)| path.to_string()).collect(),
+        files: files
+            .into_iter()
+            .map(|(_, file, text)| (file, text))
+            .collect(),
+    }
 }
 
 /// One piece of a task.
@@ -164,18 +174,13 @@ fn request(repo: &Repo) -> impl Strategy<Value = Request> {
         )
 }
 
-fn check(index: &Index, engine: &Engine, generated: &Request) -> Result<(), TestCaseError> {
-    let files: Vec<(codectx::base::FileId, Arc<str>)> = {
-        let mut files: Vec<_> = index
-            .files()
-            .map(|(file, data)| (file, data.path.clone(), data.text.clone()))
-            .collect();
-        files.sort_by(|a, b| a.1.cmp(&b.1));
-        files
-            .into_iter()
-            .map(|(file, _, text)| (file, text))
-            .collect()
-    };
+fn check(
+    index: &Index,
+    repo: &Repo,
+    engine: &Engine,
+    generated: &Request,
+) -> Result<(), TestCaseError> {
+    let files = &repo.files;
     let mut request = ContextRequest::new(generated.query.clone());
     request.budget = generated.budget;
     request.format = generated.format;
@@ -258,7 +263,7 @@ fn any_task_gets_an_answer_within_the_budget_and_the_same_one_twice() {
         });
         runner
             .run(&request(&repo), |generated| {
-                check(&index, &engine, &generated)
+                check(&index, &repo, &engine, &generated)
             })
             .unwrap_or_else(|error| panic!("{}: {error}", dir.display()));
     }
