@@ -586,14 +586,87 @@ fn find_literal<'q>(
     None
 }
 
+/// Candidate definitions, each with the reason it was found: one list of the fusion.
+type Candidates = Vec<(DefId, String)>;
+
+/// Ranks a task's candidate definitions and their files. Each kind of evidence (trace
+/// frames, names, quoted text, uses of names, mentioned files, words that are names, BM25)
+/// gives a list, fused by weighted reciprocal rank; then each definition adds its file's
+/// BM25 and path words and takes the penalties and boosts of its file (see
+/// `score_definitions`), and files add up their best definitions (see `rank_files`).
 pub fn rank(input: &RankInput<'_>) -> Ranking {
     let index = input.index;
     let analysis = input.analysis;
     let mut fusion = Fusion::default();
 
-    // Trace frames: the innermost definition containing each in-repo frame line.
-    let mut trace_list: Vec<(DefId, String)> = Vec::new();
-    let mut trace_files: Vec<FileId> = Vec::new();
+    let traces = trace_targets(index, analysis);
+    fusion.add_list(W_TRACE, &traces.defs, Found::Located);
+    let named = named_targets(index, analysis);
+    fusion.add_list(W_LITERAL, &literal_holders(input), Found::ByName);
+    fusion.add_list(W_USAGE, &external_usages(index, analysis), Found::ByName);
+    fusion.add_list(
+        W_USAGE,
+        &co_references(index, &analysis.mentions),
+        Found::ByName,
+    );
+    let mentions_found = if analysis.mentions.iter().any(|mention| mention.certain) {
+        Found::Directly
+    } else {
+        Found::ByName
+    };
+    fusion.add_list(W_MENTION, &named.exact, mentions_found);
+    fusion.add_list(W_MENTION_FUZZY, &named.fuzzy, Found::ByName);
+    fusion.add_list(W_USED_MENTION, &named.used, Found::ByName);
+    let mentioned = mentioned_files(input);
+    fusion.add_list(W_PATH, &mentioned.defs, Found::Located);
+    fusion.add_list(W_COMPOUND, &word_pair_names(input), Found::ByName);
+    fusion.add_list(W_WORD_NAME, &words_that_are_names(input), Found::ByName);
+    let bm25_list: Candidates = input
+        .search
+        .search_defs(&analysis.terms, 60)
+        .iter()
+        .map(|(def, score)| (*def, format!("bm25:{score:.2}")))
+        .collect();
+    fusion.add_list(W_BM25_DEF, &bm25_list, Found::ByWords);
+
+    let penalties = FilePenalties::new(input);
+    let bm25_files = file_bm25(input, &penalties);
+    let path_words = path_word_matches(input, &penalties);
+    // Primary files: where direct evidence points; their import neighbourhood gets a boost.
+    let primary_files: FxHashSet<FileId> = traces
+        .files
+        .iter()
+        .chain(&mentioned.files)
+        .copied()
+        .chain(named.exact.iter().take(4).map(|(def, _)| def.file))
+        .collect();
+    let neighbourhood = Neighbourhood::new(input, primary_files);
+    let defs = score_definitions(
+        input,
+        fusion,
+        &FileEvidence {
+            bm25: file_bm25_shares(&bm25_files),
+            path_words: &path_words.ranks,
+        },
+        &penalties,
+        &neighbourhood,
+    );
+    let files = rank_files(input, &defs, &bm25_files, &path_words, &penalties);
+    Ranking { defs, files }
+}
+
+/// The definitions a task's trace frames point at (the innermost one holding each in-repo
+/// frame's line), and the frames' files.
+struct TraceTargets {
+    defs: Candidates,
+    files: Vec<FileId>,
+}
+
+fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
+    let mut targets = TraceTargets {
+        defs: Vec::new(),
+        files: Vec::new(),
+    };
     for frame in &analysis.frames {
         let files = files_matching_path(index, &frame.path);
         let Some(&file) = files.first() else { continue };
@@ -603,7 +676,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if files.len() > 1 && !frame.path.contains('/') {
             continue;
         }
-        trace_files.push(file);
+        targets.files.push(file);
         let offset = data.line_index.line_start(frame.line.saturating_sub(1));
         let line_end = data.line_index.line_end(frame.line.saturating_sub(1));
         let mut enclosing = index.enclosing_defs(file, offset);
@@ -611,28 +684,40 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             enclosing = index.enclosing_defs(file, line_end.saturating_sub(1));
         }
         if let Some(def) = enclosing.first() {
-            trace_list.push((
+            targets.defs.push((
                 *def,
                 format!("traceback-frame:{}:{}", data.path, frame.line),
             ));
         }
     }
-    fusion.add_list(W_TRACE, &trace_list, Found::Located);
+    targets
+}
 
-    // Explicit mentions: exact names, qualified by their container when given.
-    let mut mention_list: Vec<(DefId, String)> = Vec::new();
-    let mut fuzzy_list: Vec<(DefId, String)> = Vec::new();
+/// The definitions of the names a task writes, by how much they say.
+#[derive(Default)]
+struct NamedTargets {
+    /// Named as the task's subject, exactly (qualified by their container when given).
+    exact: Candidates,
+    /// Perhaps meant: a name of several definitions written in prose or on an unknown
+    /// receiver, the containers of qualified names, close spellings, types a new name is a
+    /// kind of, types named by a sentence's opening word.
+    fuzzy: Candidates,
+    /// Named as tools of the change (`raise InvalidURL`).
+    used: Candidates,
+}
+
+fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
+    let mut named = NamedTargets::default();
     // A capitalized word opening a sentence is grammar (`Add`, `Make`), unless it is the name
     // of one or two types (`Option calls cleandoc on help`): then it may be the subject.
     for word in &analysis.opening_words {
         let types = types_named(index, word);
         if (1..=MAX_OPENING_TYPES).contains(&types.len()) {
             for def in types {
-                fuzzy_list.push((def, format!("opening-word:{word}")));
+                named.fuzzy.push((def, format!("opening-word:{word}")));
             }
         }
     }
-    let mut used_list: Vec<(DefId, String)> = Vec::new();
     for mention in &analysis.mentions {
         let last = mention.segments.last().expect("mentions have segments");
         let mut exact: Vec<DefId> = index.defs_named(last).to_vec();
@@ -681,7 +766,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             let mut containers = index.defs_named(qualifier).to_vec();
             order_same_name(index, &mut containers);
             for def in containers.into_iter().take(2) {
-                fuzzy_list.push((def, format!("container-of:{}", mention.text)));
+                named
+                    .fuzzy
+                    .push((def, format!("container-of:{}", mention.text)));
             }
         }
         if exact.len() > MAX_PER_NAME * 4 && !mention.certain {
@@ -698,14 +785,14 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             // or none: it counts as a fuzzy match (not in a pasted trace, whose names are
             // code).
             let list = if mention.used {
-                &mut used_list
+                &mut named.used
             } else if (!mention.certain || unresolved_qualifier)
                 && n_exact > 1
                 && analysis.frames.is_empty()
             {
-                &mut fuzzy_list
+                &mut named.fuzzy
             } else {
-                &mut mention_list
+                &mut named.exact
             };
             for def in exact.into_iter().take(MAX_PER_NAME) {
                 let reason = if n_exact == 1 {
@@ -720,7 +807,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         // A new type named after the kind it is (`TemplateResponse` beside `Response`).
         if let Some((kind, types)) = kind_of_new_type(index, last) {
             for def in types {
-                fuzzy_list.push((def, format!("kind-of:{last}~{kind}")));
+                named.fuzzy.push((def, format!("kind-of:{last}~{kind}")));
             }
         }
         // A name of one or two letters abbreviates too many names to point anywhere.
@@ -730,13 +817,18 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     .def(hit.def)
                     .map(|d| d.name.to_string())
                     .unwrap_or_default();
-                fuzzy_list.push((hit.def, format!("fuzzy:{last}~{name}")));
+                named.fuzzy.push((hit.def, format!("fuzzy:{last}~{name}")));
             }
         }
     }
-    // Quoted text the code holds verbatim: the innermost definition holding it, in each of
-    // the few files that do.
-    let mut literal_list: Vec<(DefId, String)> = Vec::new();
+    named
+}
+
+/// Quoted text the code holds verbatim: the innermost definition holding it, in each of the
+/// few files that do.
+fn literal_holders(input: &RankInput<'_>) -> Candidates {
+    let index = input.index;
+    let mut holders: Candidates = Vec::new();
     let mut scan_left = MAX_LITERAL_SCAN_BYTES;
     // Text inside a long constant (a usage message, a table) is documentation.
     let is_documentation = |def: DefId| {
@@ -745,7 +837,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 && def_lines(index, def) > MAX_LITERAL_CONSTANT_LINES
         })
     };
-    for literal in &analysis.literals {
+    for literal in &input.analysis.literals {
         // A flag the code does not have yet (`--pcre2-version`) is declared and read beside
         // the flag it varies (`"pcre2"`).
         let relatives = flag_relatives(literal);
@@ -768,37 +860,36 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     .filter(|def| !is_documentation(*def))
             });
             if let Some(def) = holder {
-                literal_list.push((def, format!("literal:{shown}")));
+                holders.push((def, format!("literal:{shown}")));
             }
         }
     }
-    fusion.add_list(W_LITERAL, &literal_list, Found::ByName);
-    let usage_list = external_usages(index, analysis);
-    fusion.add_list(W_USAGE, &usage_list, Found::ByName);
-    let co_list = co_references(index, &analysis.mentions);
-    fusion.add_list(W_USAGE, &co_list, Found::ByName);
-    let mentions_found = if analysis.mentions.iter().any(|mention| mention.certain) {
-        Found::Directly
-    } else {
-        Found::ByName
-    };
-    fusion.add_list(W_MENTION, &mention_list, mentions_found);
-    fusion.add_list(W_MENTION_FUZZY, &fuzzy_list, Found::ByName);
-    fusion.add_list(W_USED_MENTION, &used_list, Found::ByName);
+    holders
+}
 
-    // Mentioned paths: the file's top-level definitions.
-    let mut path_list: Vec<(DefId, String)> = Vec::new();
-    let mut path_files: Vec<FileId> = Vec::new();
-    // A file the task names stands for its first top-level definitions.
-    let mut mentioned_file = |file: FileId, reason: String| {
-        path_files.push(file);
+/// The files a task names, each standing for its first top-level definitions: paths,
+/// modules written as code, the translation files of human languages.
+struct MentionedFiles {
+    defs: Candidates,
+    files: Vec<FileId>,
+}
+
+fn mentioned_files(input: &RankInput<'_>) -> MentionedFiles {
+    let index = input.index;
+    let analysis = input.analysis;
+    let mut mentioned = MentionedFiles {
+        defs: Vec::new(),
+        files: Vec::new(),
+    };
+    let mut mention = |file: FileId, reason: String| {
+        mentioned.files.push(file);
         for def in index.top_level_defs(file).take(MAX_MENTIONED_FILE_DEFS) {
-            path_list.push((def, reason.clone()));
+            mentioned.defs.push((def, reason.clone()));
         }
     };
     for path in &analysis.paths {
         for file in files_matching_path(index, path).into_iter().take(2) {
-            mentioned_file(file, format!("path:{path}"));
+            mention(file, format!("path:{path}"));
         }
     }
     // Names written as code that no definition has but a module does (`formatting` for
@@ -823,12 +914,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             continue;
         }
         for file in modules {
-            mentioned_file(file, format!("module:{name}"));
+            mention(file, format!("module:{name}"));
         }
     }
     // A human language the task names (`Italian`): its translation files (`locales/it.ts`,
-    // `i18n/zh-CN.ts`).
-    // The files with the code among their path words are the candidates.
+    // `i18n/zh-CN.ts`). The files with the code among their path words are the candidates.
     if !analysis.languages.is_empty() {
         let codes: Vec<String> = analysis
             .languages
@@ -851,30 +941,40 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             .collect();
         if translations.len() <= MAX_TRANSLATION_FILES {
             for (file, name) in translations {
-                mentioned_file(file, format!("language:{name}"));
+                mention(file, format!("language:{name}"));
             }
         }
     }
-    fusion.add_list(W_PATH, &path_list, Found::Located);
+    mentioned
+}
 
-    // Natural language: word pairs as identifiers, and single words that are names.
-    let mut compound_list: Vec<(DefId, String)> = Vec::new();
-    for candidate in compound_candidates(&analysis.content_words) {
+/// Pairs of the task's words that are names as an identifier (`tree building` ->
+/// `build_tree`).
+fn word_pair_names(input: &RankInput<'_>) -> Candidates {
+    let mut found: Candidates = Vec::new();
+    for candidate in compound_candidates(&input.analysis.content_words) {
         let mut defs = input.search.defs_normalized(&candidate);
         if defs.len() > MAX_PER_NAME * 4 {
             continue;
         }
-        order_same_name(index, &mut defs);
+        order_same_name(input.index, &mut defs);
         for def in defs.into_iter().take(MAX_PER_NAME) {
-            let name = index
+            let name = input
+                .index
                 .def(def)
                 .map(|d| d.name.to_string())
                 .unwrap_or_default();
-            compound_list.push((def, format!("words:{candidate}~{name}")));
+            found.push((def, format!("words:{candidate}~{name}")));
         }
     }
-    fusion.add_list(W_COMPOUND, &compound_list, Found::ByName);
-    let mut word_list: Vec<(DefId, String)> = Vec::new();
+    found
+}
+
+/// Single words of the task that are names of a few definitions (`printer`, `parsing` ->
+/// `parse`).
+fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
+    let analysis = input.analysis;
+    let mut found: Candidates = Vec::new();
     let mut seen_words = FxHashSet::default();
     // The names written as tools of the change (`raise InvalidURL`): their definitions are
     // not looked up again as words that are names.
@@ -912,126 +1012,190 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if defs.len() > MAX_PER_NAME {
             continue;
         }
-        order_same_name(index, &mut defs);
+        order_same_name(input.index, &mut defs);
         for def in defs.into_iter().take(3) {
-            word_list.push((def, format!("word-is-name:{word}")));
+            found.push((def, format!("word-is-name:{word}")));
         }
     }
-    fusion.add_list(W_WORD_NAME, &word_list, Found::ByName);
+    found
+}
 
-    // BM25 over definitions and files.
-    let bm25_defs = input.search.search_defs(&analysis.terms, 60);
-    let bm25_list: Vec<(DefId, String)> = bm25_defs
-        .iter()
-        .map(|(def, score)| (*def, format!("bm25:{score:.2}")))
-        .collect();
-    fusion.add_list(W_BM25_DEF, &bm25_list, Found::ByWords);
-    let wants_tests = input.intent == IntentKind::TestWriting;
-    let is_test_file = |file: FileId| index.file(file).is_some_and(|data| data.is_test);
-    let wanted_auxiliary: Vec<&str> = AUXILIARY_WORDS
-        .iter()
-        .filter(|(word, _)| analysis.content_words.iter().any(|w| w == word))
-        .map(|(_, kind)| *kind)
-        .collect();
-    let behaviour_change = matches!(
-        input.intent,
-        IntentKind::BugFix | IntentKind::Implementation | IntentKind::Refactor
-    ) && !analysis
-        .words
-        .iter()
-        .chain(&analysis.scope_words)
-        .any(|word| DECLARATION_WORDS.contains(&word.as_str()));
-    let is_declarations = |file: FileId| {
-        behaviour_change && index.file(file).is_some_and(|data| data.declarations_only)
-    };
-    let is_auxiliary = |file: FileId| {
-        index.file(file).is_some_and(|data| {
+/// What a file's code is scored down for, with the reasons: auxiliary code, other
+/// languages' translations, declarations only, outside the task's scope. The penalties
+/// apply to its definitions' scores and to its file-level scores alike.
+struct FilePenalties<'a> {
+    index: &'a Index,
+    analysis: &'a QueryAnalysis,
+    /// The kinds of auxiliary code the task asks for (see `AUXILIARY_WORDS`).
+    wanted_auxiliary: Vec<&'static str>,
+    /// The task changes behaviour and does not ask about types.
+    behaviour_change: bool,
+    /// The files inside the directories a commit-style scope names, if it names any.
+    scope_files: FxHashSet<FileId>,
+}
+
+impl<'a> FilePenalties<'a> {
+    fn new(input: &RankInput<'a>) -> FilePenalties<'a> {
+        let index = input.index;
+        let analysis = input.analysis;
+        let behaviour_change = matches!(
+            input.intent,
+            IntentKind::BugFix | IntentKind::Implementation | IntentKind::Refactor
+        ) && !analysis
+            .words
+            .iter()
+            .chain(&analysis.scope_words)
+            .any(|word| DECLARATION_WORDS.contains(&word.as_str()));
+        // A commit-style scope (`printer: ...`, `fix(router): ...`) that names directories of
+        // the repository puts the change inside them: the files outside rank lower. A scope
+        // naming only a file's stem (`walk: ...`) stays a path word (see
+        // `path_word_matches`).
+        let scope_files: FxHashSet<FileId> = input
+            .search
+            .files_with_path_words(analysis.scope_words.iter().map(String::as_str))
+            .into_iter()
+            .filter(|file| {
+                index.file(*file).is_some_and(|data| {
+                    let dirs = data.path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+                    let mut named = false;
+                    for_each_path_word(dirs, |word| named |= analysis.scope_words.contains(&word));
+                    named
+                })
+            })
+            .collect();
+        FilePenalties {
+            index,
+            analysis,
+            wanted_auxiliary: AUXILIARY_WORDS
+                .iter()
+                .filter(|(word, _)| analysis.content_words.iter().any(|w| w == word))
+                .map(|(_, kind)| *kind)
+                .collect(),
+            behaviour_change,
+            scope_files,
+        }
+    }
+
+    fn is_auxiliary(&self, file: FileId) -> bool {
+        self.index.file(file).is_some_and(|data| {
             data.auxiliary
-                .is_some_and(|kind| !wanted_auxiliary.contains(&kind))
+                .is_some_and(|kind| !self.wanted_auxiliary.contains(&kind))
         })
-    };
-    // The translation files of languages the task does not name, when it names one.
-    let is_other_language = |file: FileId| {
-        !analysis.languages.is_empty()
-            && index.file(file).is_some_and(|data| {
+    }
+
+    /// A translation file of a language the task does not name, when it names one.
+    fn is_other_language(&self, file: FileId) -> bool {
+        let languages = &self.analysis.languages;
+        !languages.is_empty()
+            && self.index.file(file).is_some_and(|data| {
                 translation_code(&data.path)
-                    .is_some_and(|code| !analysis.languages.iter().any(|(_, named)| *named == code))
+                    .is_some_and(|code| !languages.iter().any(|(_, named)| *named == code))
             })
-    };
-    // A commit-style scope (`printer: ...`, `fix(router): ...`) that names directories of the
-    // repository puts the change inside them: the files outside rank lower. A scope naming
-    // only a file's stem (`walk: ...`) stays a path word (see `path_scores`).
-    let scope_files: FxHashSet<FileId> = input
-        .search
-        .files_with_path_words(analysis.scope_words.iter().map(String::as_str))
-        .into_iter()
-        .filter(|file| {
-            index.file(*file).is_some_and(|data| {
-                let dirs = data.path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
-                let mut named = false;
-                for_each_path_word(dirs, |word| named |= analysis.scope_words.contains(&word));
-                named
-            })
-        })
-        .collect();
-    let is_out_of_scope = |file: FileId| !scope_files.is_empty() && !scope_files.contains(&file);
-    // The penalties a file's code takes, with their reasons: auxiliary code, other languages'
-    // translations, declarations only, outside the task's scope. They apply to its
-    // definitions' scores and to its file-level scores alike.
-    let file_penalties = |file: FileId| {
+    }
+
+    fn is_declarations(&self, file: FileId) -> bool {
+        self.behaviour_change
+            && self
+                .index
+                .file(file)
+                .is_some_and(|data| data.declarations_only)
+    }
+
+    fn is_out_of_scope(&self, file: FileId) -> bool {
+        !self.scope_files.is_empty() && !self.scope_files.contains(&file)
+    }
+
+    /// The penalties that apply to `file`, with their reasons.
+    fn of(&self, file: FileId) -> impl Iterator<Item = (f32, &'static str)> {
         [
-            (is_auxiliary(file), AUXILIARY_PENALTY, "auxiliary-code"),
+            (self.is_auxiliary(file), AUXILIARY_PENALTY, "auxiliary-code"),
             (
-                is_other_language(file),
+                self.is_other_language(file),
                 OTHER_LANGUAGE_PENALTY,
                 "other-language",
             ),
             (
-                is_declarations(file),
+                self.is_declarations(file),
                 DECLARATIONS_PENALTY,
                 "declarations-only",
             ),
-            (is_out_of_scope(file), OUT_OF_SCOPE_PENALTY, "out-of-scope"),
+            (
+                self.is_out_of_scope(file),
+                OUT_OF_SCOPE_PENALTY,
+                "out-of-scope",
+            ),
         ]
         .into_iter()
         .filter(|(applies, _, _)| *applies)
         .map(|(_, penalty, reason)| (penalty, reason))
-    };
-    let demote = |file: FileId, score: f32| {
-        file_penalties(file).fold(score, |score, (penalty, _)| score * penalty)
-    };
-    // Test files rank below the code they test unless the task is about tests, and
-    // auxiliary code and declarations below the code that runs: (file, BM25 score, adjusted
-    // score).
-    let mut bm25_files: Vec<(FileId, f32, f32)> = input
+    }
+
+    /// `score` with the penalties of `file` applied.
+    fn demote(&self, file: FileId, score: f32) -> f32 {
+        self.of(file)
+            .fold(score, |score, (penalty, _)| score * penalty)
+    }
+}
+
+/// Whether the task is about tests, so test code keeps its full score.
+fn wants_tests(input: &RankInput<'_>) -> bool {
+    input.intent == IntentKind::TestWriting
+}
+
+fn is_test_file(index: &Index, file: FileId) -> bool {
+    index.file(file).is_some_and(|data| data.is_test)
+}
+
+/// The best 40 files by BM25 as `(file, score, adjusted score)`, best first: test files rank
+/// below the code they test unless the task is about tests, and the file penalties apply.
+fn file_bm25(input: &RankInput<'_>, penalties: &FilePenalties<'_>) -> Vec<(FileId, f32, f32)> {
+    let wants_tests = wants_tests(input);
+    let mut files: Vec<(FileId, f32, f32)> = input
         .search
-        .search_files(&analysis.terms, 60)
+        .search_files(&input.analysis.terms, 60)
         .into_iter()
         .map(|(file, score)| {
             let mut adjusted = score;
-            if !wants_tests && is_test_file(file) {
+            if !wants_tests && is_test_file(input.index, file) {
                 adjusted *= TEST_PENALTY;
             }
-            (file, score, demote(file, adjusted))
+            (file, score, penalties.demote(file, adjusted))
         })
         .collect();
-    bm25_files.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-    bm25_files.truncate(40);
-    // A definition's share of its file's BM25: half by the file's rank, half by its score
-    // against the best file's, so that a file far behind the first counts for less than one
-    // just behind it.
+    files.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    files.truncate(40);
+    files
+}
+
+/// Each file's rank by BM25 and the share of its BM25 its definitions get: half by the
+/// file's rank, half by its score against the best file's, so that a file far behind the
+/// first counts for less than one just behind it.
+fn file_bm25_shares(bm25_files: &[(FileId, f32, f32)]) -> FxHashMap<FileId, (usize, f32)> {
     let top_file_score = bm25_files.first().map_or(1.0, |file| file.2.max(1e-6));
-    let mut file_rank: FxHashMap<FileId, (usize, f32)> = FxHashMap::default();
+    let mut shares: FxHashMap<FileId, (usize, f32)> = FxHashMap::default();
     for (rank, (file, _, adjusted)) in bm25_files.iter().enumerate() {
         let by_rank = 1.0 / (RRF_K + rank as f32 + 1.0);
         let by_score = adjusted / top_file_score / (RRF_K + 1.0);
         let weight = W_BM25_FILE * (1.0 - FILE_SCORE_SHARE) * by_rank
             + W_BM25_FILE * FILE_SCORE_SHARE * by_score;
-        file_rank.insert(*file, (rank, weight));
+        shares.insert(*file, (rank, weight));
     }
-    // Path words the query names: `zsh completion` -> `zsh_completions.go`, a commit scope
-    // `walk:` -> `src/walk.rs`; a query word that a path word begins counts half
-    // (`manpage` ~ `man_docs.go`).
+    shares
+}
+
+/// The best 20 files by the task's words among their path words, best first, with each
+/// one's rank and the words it matched.
+struct PathWordMatches {
+    scores: Vec<(FileId, f32)>,
+    ranks: FxHashMap<FileId, (usize, String)>,
+}
+
+/// Path words the query names: `zsh completion` -> `zsh_completions.go`, a commit scope
+/// `walk:` -> `src/walk.rs`; a query word that a path word begins counts half (`manpage` ~
+/// `man_docs.go`).
+fn path_word_matches(input: &RankInput<'_>, penalties: &FilePenalties<'_>) -> PathWordMatches {
+    let analysis = input.analysis;
+    let wants_tests = wants_tests(input);
     // Looked up once per path word of every file: sets, not scans of the query's words.
     let scope_words: FxHashSet<&str> = analysis.scope_words.iter().map(String::as_str).collect();
     let content_terms: FxHashSet<&str> =
@@ -1078,7 +1242,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         };
         Some((weight, !common))
     };
-    let path_candidates = input.search.files_with_path_words(
+    let candidates = input.search.files_with_path_words(
         scope_words
             .iter()
             .chain(&content_terms)
@@ -1086,9 +1250,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             .copied()
             .chain(agent_verbs.keys().map(String::as_str)),
     );
-    let mut path_scores: Vec<(FileId, f32)> = Vec::new();
-    for file in &path_candidates {
-        if !wants_tests && is_test_file(*file) {
+    let mut scores: Vec<(FileId, f32)> = Vec::new();
+    for file in &candidates {
+        if !wants_tests && is_test_file(input.index, *file) {
             continue;
         }
         let words = input.search.path_words(*file);
@@ -1103,14 +1267,14 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         if score > 0.0 {
             // The file name counts more than the directories above it.
             let score = score + if stem_matched { 1.0 } else { 0.0 } - 0.05 * words.len() as f32;
-            path_scores.push((*file, demote(*file, score)));
+            scores.push((*file, penalties.demote(*file, score)));
         }
     }
-    path_scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    path_scores.truncate(20);
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scores.truncate(20);
     // The words matched, for the reasons of the files kept only.
-    let mut path_rank: FxHashMap<FileId, (usize, String)> = FxHashMap::default();
-    for (rank, (file, _)) in path_scores.iter().enumerate() {
+    let mut ranks: FxHashMap<FileId, (usize, String)> = FxHashMap::default();
+    for (rank, (file, _)) in scores.iter().enumerate() {
         let matched: Vec<&str> = input
             .search
             .path_words(*file)
@@ -1118,33 +1282,63 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             .map(String::as_str)
             .filter(|word| weigh(word).is_some())
             .collect();
-        path_rank.insert(*file, (rank, matched.join("+")));
+        ranks.insert(*file, (rank, matched.join("+")));
     }
+    PathWordMatches { scores, ranks }
+}
 
-    // Primary files: where direct evidence points; their import neighbourhood gets a boost.
-    let mut primary_files: FxHashSet<FileId> =
-        trace_files.iter().chain(&path_files).copied().collect();
-    for (def, _) in mention_list.iter().take(4) {
-        primary_files.insert(def.file);
-    }
-    let graph = index.import_graph();
-    let mut neighbours: FxHashSet<FileId> = FxHashSet::default();
-    for file in &primary_files {
-        neighbours.extend(graph.imports(*file).iter().copied());
-        neighbours.extend(graph.importers(*file).iter().copied());
-    }
-    let active_neighbours: FxHashSet<FileId> = input
-        .active_file
-        .map(|file| {
-            graph
-                .imports(file)
-                .iter()
-                .chain(graph.importers(file))
-                .copied()
-                .collect()
-        })
-        .unwrap_or_default();
+/// The files where direct evidence points (trace frames, mentioned files, the first exact
+/// names), and the files next to them and to the active file in the import graph.
+struct Neighbourhood {
+    primary: FxHashSet<FileId>,
+    neighbours: FxHashSet<FileId>,
+    active_neighbours: FxHashSet<FileId>,
+}
 
+impl Neighbourhood {
+    fn new(input: &RankInput<'_>, primary: FxHashSet<FileId>) -> Neighbourhood {
+        let graph = input.index.import_graph();
+        let mut neighbours: FxHashSet<FileId> = FxHashSet::default();
+        for file in &primary {
+            neighbours.extend(graph.imports(*file).iter().copied());
+            neighbours.extend(graph.importers(*file).iter().copied());
+        }
+        let active_neighbours: FxHashSet<FileId> = input
+            .active_file
+            .map(|file| {
+                graph
+                    .imports(file)
+                    .iter()
+                    .chain(graph.importers(file))
+                    .copied()
+                    .collect()
+            })
+            .unwrap_or_default();
+        Neighbourhood {
+            primary,
+            neighbours,
+            active_neighbours,
+        }
+    }
+}
+
+/// The file-level evidence a definition's score adds: its file's rank and share of BM25
+/// (see `file_bm25_shares`) and its rank among the files matching path words.
+struct FileEvidence<'a> {
+    bm25: FxHashMap<FileId, (usize, f32)>,
+    path_words: &'a FxHashMap<FileId, (usize, String)>,
+}
+
+/// The fused definitions with their file-level evidence, penalties and boosts, best first.
+fn score_definitions(
+    input: &RankInput<'_>,
+    fusion: Fusion,
+    evidence: &FileEvidence<'_>,
+    penalties: &FilePenalties<'_>,
+    neighbourhood: &Neighbourhood,
+) -> Vec<Ranked> {
+    let index = input.index;
+    let wants_tests = wants_tests(input);
     let mut ranked: Vec<Ranked> = fusion
         .scores
         .into_iter()
@@ -1157,11 +1351,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
             // The file-level evidence is added first; every later adjustment multiplies the
             // whole score, so the file's share of it stays the same to the end.
             let own = score;
-            if let Some((rank, weight)) = file_rank.get(&def.file) {
+            if let Some((rank, weight)) = evidence.bm25.get(&def.file) {
                 score += weight;
                 reasons.push(format!("file-bm25-rank:{}", rank + 1));
             }
-            if let Some((rank, matched)) = path_rank.get(&def.file) {
+            if let Some((rank, matched)) = evidence.path_words.get(&def.file) {
                 score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0);
                 reasons.push(format!("path-words:{matched}"));
             }
@@ -1174,7 +1368,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
             }
-            for (penalty, reason) in file_penalties(def.file) {
+            for (penalty, reason) in penalties.of(def.file) {
                 score *= penalty;
                 reasons.push(reason.to_owned());
             }
@@ -1183,7 +1377,9 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 let path = index.file(*canonical).map(|data| data.path.to_string());
                 reasons.push(format!("mirror-of:{}", path.unwrap_or_default()));
             }
-            if neighbours.contains(&def.file) && !primary_files.contains(&def.file) {
+            if neighbourhood.neighbours.contains(&def.file)
+                && !neighbourhood.primary.contains(&def.file)
+            {
                 score *= NEIGHBOUR_BOOST;
                 reasons.push("import-neighbour".to_owned());
             }
@@ -1202,7 +1398,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                 } else {
                     "active-file".to_owned()
                 });
-            } else if active_neighbours.contains(&def.file) {
+            } else if neighbourhood.active_neighbours.contains(&def.file) {
                 score *= NEIGHBOUR_BOOST;
                 reasons.push("near-active-file".to_owned());
             }
@@ -1221,21 +1417,30 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         })
         .collect();
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.def.cmp(&b.def)));
+    ranked
+}
 
-    // Files: the evidence of their best definitions (see FILE_EVIDENCE_WEIGHTS), the file-level
-    // evidence those definitions carry counted once, plus the file's own BM25 and path-word
-    // ranks. A mirror's, auxiliary or declarations-only file's definitions are already scored
-    // down; its BM25 and path-word ranks are scored down the same way here.
+/// Files, best first: the evidence of their best definitions (see `FILE_EVIDENCE_WEIGHTS`),
+/// the file-level evidence those definitions carry counted once, plus the file's own BM25
+/// and path-word ranks. A mirror's, auxiliary or declarations-only file's definitions are
+/// already scored down; its BM25 and path-word ranks are scored down the same way here.
+fn rank_files(
+    input: &RankInput<'_>,
+    ranked: &[Ranked],
+    bm25_files: &[(FileId, f32, f32)],
+    path_words: &PathWordMatches,
+    penalties: &FilePenalties<'_>,
+) -> Vec<RankedFile> {
     let file_factor = |file: &FileId| {
         let mirror = if input.search.mirror_of.contains_key(file) {
             MIRROR_PENALTY
         } else {
             1.0
         };
-        demote(*file, mirror)
+        penalties.demote(*file, mirror)
     };
     let mut files: FxHashMap<FileId, FileTally> = FxHashMap::default();
-    for candidate in &ranked {
+    for candidate in ranked {
         let tally = files.entry(candidate.def.file).or_default();
         if tally.n_defs == 0 {
             tally.reasons = candidate.reasons.iter().take(3).cloned().collect();
@@ -1259,8 +1464,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         tally.score += W_BM25_FILE / (RRF_K + rank as f32 + 1.0) * 0.5 * file_factor(file);
         tally.reasons.push(format!("file-bm25:{score:.2}"));
     }
-    for (file, _) in &path_scores {
-        let (rank, matched) = &path_rank[file];
+    for (file, _) in &path_words.scores {
+        let (rank, matched) = &path_words.ranks[file];
         let tally = files.entry(*file).or_default();
         tally.score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0) * 0.5 * file_factor(file);
         tally.reasons.push(format!("path-words:{matched}"));
@@ -1274,7 +1479,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
                     .push(format!("matching-defs:{}", tally.n_defs));
             }
             if let Some(canonical) = input.search.mirror_of.get(&file) {
-                if let Some(data) = index.file(*canonical) {
+                if let Some(data) = input.index.file(*canonical) {
                     let reason = format!("mirror-of:{}", data.path);
                     if !tally.reasons.contains(&reason) {
                         tally.reasons.push(reason);
@@ -1289,10 +1494,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         })
         .collect();
     files.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.file.cmp(&b.file)));
-    Ranking {
-        defs: ranked,
-        files,
-    }
+    files
 }
 
 #[cfg(test)]
