@@ -140,6 +140,10 @@ fn code(
     def_candidate(index, def, section, score, reasons, renderings)
 }
 
+/// The candidates of an answer: each primary target's code and neighbours (see
+/// [`Expander::target`]), the targets' files' imports, the rest of the ranking as cards, the
+/// focus files' maps, and the safety net when nothing else came; candidates outside the
+/// focus files are then scored down unless the task asks for them.
 pub fn expand(
     index: &Index,
     ranking: &Ranking,
@@ -147,15 +151,61 @@ pub fn expand(
     wants_callers: bool,
     pinned: &[FileId],
 ) -> Expansion {
-    let mut candidates = Vec::new();
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
+    let primary = primary_targets(index, ranking, top_score);
+    let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
+    let mut expander = Expander {
+        index,
+        intent,
+        pinned,
+        candidates: Vec::new(),
+        carded: FxHashSet::default(),
+    };
+    for target in &primary {
+        expander.target(target, &primary_ids);
+    }
+    imports(
+        index,
+        &primary_ids,
+        top_score,
+        pinned,
+        &mut expander.candidates,
+    );
+    expander.ranking_cards(ranking, top_score);
+    let focus = focus_files(ranking, &primary, intent);
+    expander.outlines(ranking, &primary, &focus, top_score);
+    if expander.candidates.is_empty() {
+        expander.safety_net(ranking);
+    }
+    let mut candidates = expander.candidates;
+    // Precision: candidates outside the focus files must earn their place.
+    for candidate in &mut candidates {
+        if focus.is_empty() || focus.contains(&candidate.file) {
+            continue;
+        }
+        let wanted = match candidate.section {
+            Section::Callers => wants_callers,
+            Section::Tests => intent == IntentKind::TestWriting,
+            _ => false,
+        };
+        if !wanted {
+            candidate.score *= OFF_FOCUS;
+            candidate.reasons.push("off-focus".to_owned());
+        }
+    }
+    Expansion { candidates }
+}
+
+/// The targets the answer is built around: the best-ranked definitions (at most
+/// [`MAX_PRIMARY`]) scoring at least [`PRIMARY_RATIO`] of the best, or named by the task
+/// for certain among the first three; fields are context for their types, not targets.
+fn primary_targets<'r>(index: &Index, ranking: &'r Ranking, top_score: f32) -> Vec<&'r Ranked> {
     let mut primary: Vec<&Ranked> = Vec::new();
     for ranked in &ranking.defs {
         if primary.len() >= MAX_PRIMARY {
             break;
         }
         if ranked.score >= top_score * PRIMARY_RATIO || (ranked.direct && primary.len() < 3) {
-            // A field is context for its type, not a target of its own.
             if index
                 .def(ranked.def)
                 .is_some_and(|def| def.kind == DefKind::Field)
@@ -165,15 +215,30 @@ pub fn expand(
             primary.push(ranked);
         }
     }
-    let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
-    let mut carded: FxHashSet<DefId> = FxHashSet::default();
-    for target in &primary {
+    primary
+}
+
+/// The candidates of an expansion as they are added, and the definitions they show, so
+/// that none is carded twice. Nothing of a pinned file is added.
+struct Expander<'a> {
+    index: &'a Index,
+    intent: IntentKind,
+    pinned: &'a [FileId],
+    candidates: Vec<Candidate>,
+    carded: FxHashSet<DefId>,
+}
+
+impl Expander<'_> {
+    /// A primary target's code, its container and the container's other members, what it
+    /// calls and the types it names, its callers and its tests.
+    fn target(&mut self, target: &Ranked, primary_ids: &[DefId]) {
+        let index = self.index;
         let def = target.def;
         let Some(def_data) = index.def(def) else {
-            continue;
+            return;
         };
-        if !pinned.contains(&def.file) {
-            candidates.push(Candidate {
+        if !self.pinned.contains(&def.file) {
+            self.candidates.push(Candidate {
                 named: target.named,
                 ..code(
                     index,
@@ -183,53 +248,9 @@ pub fn expand(
                     target.reasons.clone(),
                 )
             });
-            carded.insert(def);
+            self.carded.insert(def);
         }
-        // The container of a method (its class, or the type a Go method's receiver names),
-        // and its other members as cards of their own (listed under the container by
-        // line, they read as its outline).
-        if let Some(owner) = index.owner(def) {
-            if carded.insert(owner) && !pinned.contains(&owner.file) {
-                let score = target.score * CONTAINER_SHARE;
-                candidates.push(card(
-                    index,
-                    owner,
-                    Section::Definitions,
-                    score,
-                    vec![format!("container-of:{}", def_data.name)],
-                ));
-                let reason = format!(
-                    "member-of:{}",
-                    index.def(owner).map_or("", |owner| &owner.name)
-                );
-                // A test's siblings (the other cases of its `describe` block or test class)
-                // are an outline only for a task about tests.
-                let siblings = if intent == IntentKind::TestWriting || !is_test_def(index, owner) {
-                    MAX_MEMBERS
-                } else {
-                    0
-                };
-                let members = index
-                    .members(owner)
-                    .chain(index.declared_members(owner))
-                    // A Go type's methods in the files at hand, not across its package.
-                    .filter(|member| member.file == def.file || member.file == owner.file)
-                    .filter(|member| {
-                        !primary_ids.contains(member) && !pinned.contains(&member.file)
-                    })
-                    .take(siblings);
-                for (rank, member) in members.enumerate() {
-                    if carded.insert(member) {
-                        candidates.push(outline_card(
-                            index,
-                            member,
-                            score * (1.0 - rank as f32 * MEMBER_DECAY),
-                            vec![reason.clone()],
-                        ));
-                    }
-                }
-            }
-        }
+        self.container(target, &def_data.name, primary_ids);
         // What it calls, and the types it names.
         for (link, share) in [(Link::Callee, CALLEE_SHARE), (Link::Type, TYPE_SHARE)] {
             linked_cards(
@@ -237,152 +258,229 @@ pub fn expand(
                 def,
                 link,
                 target.score * share,
-                &mut carded,
-                pinned,
-                &mut candidates,
+                &mut self.carded,
+                self.pinned,
+                &mut self.candidates,
             );
         }
         // Who calls it, and the tests that exercise it.
-        callers_and_tests(index, def, target.score, intent, pinned, &mut candidates);
+        callers_and_tests(
+            index,
+            def,
+            target.score,
+            self.intent,
+            self.pinned,
+            &mut self.candidates,
+        );
     }
-    imports(index, &primary_ids, top_score, pinned, &mut candidates);
-    // The rest of the ranking as cards.
-    let mut n_cards = 0;
-    let mut members: Vec<(&Ranked, Section)> = Vec::new();
-    for ranked in &ranking.defs {
-        if n_cards >= MAX_CARDS || ranked.score < top_score * CARD_RATIO {
-            break;
+
+    /// The container of a method (its class, or the type a Go method's receiver names),
+    /// and its other members as cards of their own (listed under the container by line,
+    /// they read as its outline).
+    fn container(&mut self, target: &Ranked, name: &str, primary_ids: &[DefId]) {
+        let index = self.index;
+        let def = target.def;
+        let Some(owner) = index.owner(def) else {
+            return;
+        };
+        if !self.carded.insert(owner) || self.pinned.contains(&owner.file) {
+            return;
         }
-        if carded.contains(&ranked.def) || pinned.contains(&ranked.def.file) {
-            continue;
-        }
-        carded.insert(ranked.def);
-        let is_test = index.file(ranked.def.file).is_some_and(|data| data.is_test);
-        let section = if is_test && intent == IntentKind::TestWriting {
-            Section::Tests
+        let score = target.score * CONTAINER_SHARE;
+        self.candidates.push(card(
+            index,
+            owner,
+            Section::Definitions,
+            score,
+            vec![format!("container-of:{name}")],
+        ));
+        let reason = format!(
+            "member-of:{}",
+            index.def(owner).map_or("", |owner| &owner.name)
+        );
+        // A test's siblings (the other cases of its `describe` block or test class) are an
+        // outline only for a task about tests.
+        let siblings = if self.intent == IntentKind::TestWriting || !is_test_def(index, owner) {
+            MAX_MEMBERS
         } else {
-            Section::Definitions
+            0
         };
-        candidates.push(Candidate {
-            named: ranked.named,
-            ..card(
-                index,
-                ranked.def,
-                section,
-                ranked.score,
-                ranked.reasons.clone(),
-            )
-        });
-        n_cards += 1;
-        members.push((ranked, section));
-    }
-    // A carded member's class, as a one-line card: a method is read in its class. Added after
-    // the ranking's cards, so that a class that ranks on its own keeps its own card.
-    for (member, section) in members {
-        let Some(member_data) = index.def(member.def) else {
-            continue;
-        };
-        let Some(parent_id) = index.owner(member.def) else {
-            continue;
-        };
-        if !pinned.contains(&parent_id.file) && carded.insert(parent_id) {
-            candidates.push(card(
-                index,
-                parent_id,
-                section,
-                member.score * CONTAINER_CARD_SHARE,
-                vec![format!("container-of:{}", member_data.name)],
-            ));
+        let members = index
+            .members(owner)
+            .chain(index.declared_members(owner))
+            // A Go type's methods in the files at hand, not across its package.
+            .filter(|member| member.file == def.file || member.file == owner.file)
+            .filter(|member| !primary_ids.contains(member) && !self.pinned.contains(&member.file))
+            .take(siblings);
+        for (rank, member) in members.enumerate() {
+            if self.carded.insert(member) {
+                self.candidates.push(outline_card(
+                    index,
+                    member,
+                    score * (1.0 - rank as f32 * MEMBER_DECAY),
+                    vec![reason.clone()],
+                ));
+            }
         }
     }
-    // A map of the best file: cards for its other definitions, nearest the targets first,
-    // scored just above the relevance floor (after everything else), so the assistant sees
-    // what the file holds around the targets and what it may also have to change. The other
-    // focus files get a shorter map, after the best file's.
-    let focus = focus_files(ranking, &primary, intent);
-    let outlined = ranking
-        .files
-        .iter()
-        .take(MAX_FOCUS_FILES)
-        .enumerate()
-        .filter(|(rank, file)| *rank == 0 || focus.contains(&file.file));
-    for (file_rank, ranked_file) in outlined {
-        let file = ranked_file.file;
-        let Some(data) = index.file(file).filter(|_| !pinned.contains(&file)) else {
-            continue;
-        };
-        // Another focus file is mapped when it has candidates already (a map brings no
-        // file of its own), and not when it is a test file.
-        if file_rank > 0
-            && (data.is_test || !candidates.iter().any(|candidate| candidate.file == file))
-        {
-            continue;
+
+    /// The rest of the ranking as cards, then the class of each carded member as a
+    /// one-line card (a method is read in its class), after the ranking's cards, so that a
+    /// class that ranks on its own keeps its own card.
+    fn ranking_cards(&mut self, ranking: &Ranking, top_score: f32) {
+        let index = self.index;
+        let mut n_cards = 0;
+        let mut members: Vec<(&Ranked, Section)> = Vec::new();
+        for ranked in &ranking.defs {
+            if n_cards >= MAX_CARDS || ranked.score < top_score * CARD_RATIO {
+                break;
+            }
+            if self.carded.contains(&ranked.def) || self.pinned.contains(&ranked.def.file) {
+                continue;
+            }
+            self.carded.insert(ranked.def);
+            let is_test = index.file(ranked.def.file).is_some_and(|data| data.is_test);
+            let section = if is_test && self.intent == IntentKind::TestWriting {
+                Section::Tests
+            } else {
+                Section::Definitions
+            };
+            self.candidates.push(Candidate {
+                named: ranked.named,
+                ..card(
+                    index,
+                    ranked.def,
+                    section,
+                    ranked.score,
+                    ranked.reasons.clone(),
+                )
+            });
+            n_cards += 1;
+            members.push((ranked, section));
         }
-        let anchors: Vec<TextRange> = primary
+        for (member, section) in members {
+            let Some(member_data) = index.def(member.def) else {
+                continue;
+            };
+            let Some(parent_id) = index.owner(member.def) else {
+                continue;
+            };
+            if !self.pinned.contains(&parent_id.file) && self.carded.insert(parent_id) {
+                self.candidates.push(card(
+                    index,
+                    parent_id,
+                    section,
+                    member.score * CONTAINER_CARD_SHARE,
+                    vec![format!("container-of:{}", member_data.name)],
+                ));
+            }
+        }
+    }
+
+    /// A map of the best file: cards for its other definitions, nearest the targets first,
+    /// scored just above the relevance floor (after everything else), so the assistant sees
+    /// what the file holds around the targets and what it may also have to change. The
+    /// other focus files get a shorter map, after the best file's.
+    fn outlines(
+        &mut self,
+        ranking: &Ranking,
+        primary: &[&Ranked],
+        focus: &FxHashSet<FileId>,
+        top_score: f32,
+    ) {
+        let index = self.index;
+        let outlined = ranking
+            .files
             .iter()
-            .filter(|target| target.def.file == file)
-            .filter_map(|target| index.def(target.def).map(|def| def.range))
-            .collect();
-        let distance = |range: TextRange| {
-            anchors
+            .take(MAX_FOCUS_FILES)
+            .enumerate()
+            .filter(|(rank, file)| *rank == 0 || focus.contains(&file.file));
+        for (file_rank, ranked_file) in outlined {
+            let file = ranked_file.file;
+            let Some(data) = index.file(file).filter(|_| !self.pinned.contains(&file)) else {
+                continue;
+            };
+            // Another focus file is mapped when it has candidates already (a map brings no
+            // file of its own), and not when it is a test file.
+            if file_rank > 0
+                && (data.is_test
+                    || !self
+                        .candidates
+                        .iter()
+                        .any(|candidate| candidate.file == file))
+            {
+                continue;
+            }
+            let anchors: Vec<TextRange> = primary
                 .iter()
-                .map(|anchor| {
-                    anchor
-                        .start
-                        .saturating_sub(range.end)
-                        .max(range.start.saturating_sub(anchor.end))
+                .filter(|target| target.def.file == file)
+                .filter_map(|target| index.def(target.def).map(|def| def.range))
+                .collect();
+            let distance = |range: TextRange| {
+                anchors
+                    .iter()
+                    .map(|anchor| {
+                        anchor
+                            .start
+                            .saturating_sub(range.end)
+                            .max(range.start.saturating_sub(anchor.end))
+                    })
+                    .min()
+                    .unwrap_or(0)
+            };
+            let mut outline: Vec<(u32, DefId)> = (0..data.syntax.defs.len() as u32)
+                .map(|idx| DefId { file, idx })
+                .filter(|def| !self.carded.contains(def))
+                .filter_map(|def| {
+                    index
+                        .def(def)
+                        .filter(|d| {
+                            !matches!(
+                                d.kind,
+                                DefKind::Field | DefKind::Variable | DefKind::Statements
+                            )
+                        })
+                        // What a function declares inside it other than functions (Rust's
+                        // `const LONG` in `fn flag_x`) is its insides, not the file's; a
+                        // nested function may be a target.
+                        .filter(|d| {
+                            d.kind.is_callable()
+                                || !d.parent.is_some_and(|parent| {
+                                    index
+                                        .def(DefId { file, idx: parent })
+                                        .is_some_and(|p| p.kind.is_callable())
+                                })
+                        })
+                        .map(|d| (distance(d.range), def))
                 })
-                .min()
-                .unwrap_or(0)
-        };
-        let mut outline: Vec<(u32, DefId)> = (0..data.syntax.defs.len() as u32)
-            .map(|idx| DefId { file, idx })
-            .filter(|def| !carded.contains(def))
-            .filter_map(|def| {
-                index
-                    .def(def)
-                    .filter(|d| {
-                        !matches!(
-                            d.kind,
-                            DefKind::Field | DefKind::Variable | DefKind::Statements
-                        )
-                    })
-                    // What a function declares inside it other than functions (Rust's
-                    // `const LONG` in `fn flag_x`) is its insides, not the file's; a nested
-                    // function may be a target.
-                    .filter(|d| {
-                        d.kind.is_callable()
-                            || !d.parent.is_some_and(|parent| {
-                                index
-                                    .def(DefId { file, idx: parent })
-                                    .is_some_and(|p| p.kind.is_callable())
-                            })
-                    })
-                    .map(|d| (distance(d.range), def))
-            })
-            .collect();
-        outline.sort_by_key(|(distance, def)| (*distance, def.idx));
-        // The other focus files' maps continue the best file's decay, after it.
-        let (first_rank, max_cards, reason) = if file_rank == 0 {
-            (0, MAX_OUTLINE_CARDS, "outline-of-best-file")
-        } else {
-            (
-                MAX_OUTLINE_CARDS,
-                MAX_FOCUS_OUTLINE_CARDS,
-                "outline-of-focus-file",
-            )
-        };
-        for (rank, (_, def)) in outline.into_iter().take(max_cards).enumerate() {
-            carded.insert(def);
-            let rank = first_rank + rank;
-            let score = top_score * OUTLINE_SCORE * (1.0 - rank as f32 * OUTLINE_DECAY);
-            candidates.push(outline_card(index, def, score, vec![reason.to_owned()]));
+                .collect();
+            outline.sort_by_key(|(distance, def)| (*distance, def.idx));
+            // The other focus files' maps continue the best file's decay, after it.
+            let (first_rank, max_cards, reason) = if file_rank == 0 {
+                (0, MAX_OUTLINE_CARDS, "outline-of-best-file")
+            } else {
+                (
+                    MAX_OUTLINE_CARDS,
+                    MAX_FOCUS_OUTLINE_CARDS,
+                    "outline-of-focus-file",
+                )
+            };
+            for (rank, (_, def)) in outline.into_iter().take(max_cards).enumerate() {
+                self.carded.insert(def);
+                let rank = first_rank + rank;
+                let score = top_score * OUTLINE_SCORE * (1.0 - rank as f32 * OUTLINE_DECAY);
+                self.candidates
+                    .push(outline_card(index, def, score, vec![reason.to_owned()]));
+            }
         }
     }
-    // Safety net: never answer with nothing on a non-empty repository: the top-level
-    // definitions of the best-ranked files, or else of the files nearest the root; never of
-    // a pinned file, which the conversation holds already.
-    if candidates.is_empty() {
+
+    /// Safety net: never answer with nothing on a non-empty repository: the top-level
+    /// definitions of the best-ranked files, or else of the files nearest the root; never
+    /// of a pinned file, which the conversation holds already.
+    fn safety_net(&mut self, ranking: &Ranking) {
+        let index = self.index;
+        let pinned = self.pinned;
         let mut fallback: Vec<(FileId, f32, &str)> = ranking
             .files
             .iter()
@@ -408,7 +506,7 @@ pub fn expand(
         }
         for (file, score, reason) in fallback {
             for def in index.top_level_defs(file).take(8) {
-                candidates.push(card(
+                self.candidates.push(card(
                     index,
                     def,
                     Section::Definitions,
@@ -418,22 +516,6 @@ pub fn expand(
             }
         }
     }
-    // Precision: candidates outside the focus files must earn their place.
-    for candidate in &mut candidates {
-        if focus.is_empty() || focus.contains(&candidate.file) {
-            continue;
-        }
-        let wanted = match candidate.section {
-            Section::Callers => wants_callers,
-            Section::Tests => intent == IntentKind::TestWriting,
-            _ => false,
-        };
-        if !wanted {
-            candidate.score *= OFF_FOCUS;
-            candidate.reasons.push("off-focus".to_owned());
-        }
-    }
-    Expansion { candidates }
 }
 
 /// The files the answer is about: the best-ranked files close to the top score (closer for
