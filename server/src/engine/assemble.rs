@@ -133,6 +133,10 @@ fn overlapping(
         .collect()
 }
 
+/// Chooses the items of an answer and renders it: the candidates above the relevance floor,
+/// by score, within their sections' shares and then within what is left (see [`Packer`]);
+/// other files shown only as unnamed cards leave a fix (see `unnamed_card_files`); the
+/// lowest-scoring items leave until the exact count of the text is within the limit.
 pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     let candidates = input.candidates;
     let top = candidates.iter().map(|c| c.score).fold(0.0f32, f32::max);
@@ -147,149 +151,15 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
         .into_iter()
         .partition(|idx| candidates[*idx].score >= top * RELEVANCE_FLOOR);
 
-    // Token counts of each rendering, counted once.
-    let mut costs: FxHashMap<(usize, usize), (String, u32)> = FxHashMap::default();
-    // Renders and counts a candidate's rendering once; the block stays in `costs` until
-    // the rendering is chosen.
-    let cost = |costs: &mut FxHashMap<(usize, usize), (String, u32)>,
-                idx: usize,
-                rendering_idx: usize|
-     -> u32 {
-        costs
-            .entry((idx, rendering_idx))
-            .or_insert_with(|| counted(input, idx, rendering_idx))
-            .1
-    };
-
-    // Most answers fit their budget with every relevant candidate's first rendering, so
-    // those are rendered and counted up front, in parallel (counting is most of the stage).
-    costs.extend(
-        relevant
-            .par_iter()
-            .filter(|idx| {
-                candidates[**idx].renderings[0].body.len()
-                    <= input.limit as usize * MAX_BYTES_PER_TOKEN
-            })
-            .map(|idx| ((*idx, 0), counted(input, *idx, 0)))
-            .collect::<Vec<_>>(),
-    );
-
-    let header = render::document(input.format, input.intent, input.limit, input.limit, &[]);
-    let overhead = (input.count)(&header)
-        + Section::ALL
-            .iter()
-            .map(|section| (input.count)(&render::section_overhead(input.format, *section)))
-            .sum::<u32>()
-        + 8;
-    let available = input.limit.saturating_sub(overhead);
-    let share_total: u32 = input.shares.iter().sum::<u32>().max(1);
-    let mut allowance: [u32; 5] = [0; 5];
-    for section in Section::ALL {
-        allowance[section.idx()] = available * input.shares[section.idx()] / share_total;
-    }
-
-    let mut chosen: Vec<Chosen> = Vec::new();
-    let mut taken = vec![false; candidates.len()];
-    // Files with an entry in a grouped section: the first entry of a file also pays for
-    // the file's heading.
-    let mut grouped: FxHashSet<(usize, FileId)> = FxHashSet::default();
-    let mut group_costs: FxHashMap<FileId, u32> = FxHashMap::default();
-    let mut spent: [u32; 5] = [0; 5];
+    let mut packer = Packer::new(input, &relevant);
     // Pass 1: each section within its share. Pass 2: what is left, to anyone, by score.
-    for pass in 0..2 {
-        let total_spent: u32 = spent.iter().sum();
-        let mut pool = available.saturating_sub(total_spent);
-        for &idx in &relevant {
-            if taken[idx] {
-                continue;
-            }
-            let candidate = &candidates[idx];
-            let section = candidate.section.idx();
-            for rendering_idx in 0..candidate.renderings.len() {
-                let rendering = &candidate.renderings[rendering_idx];
-                // Code that holds chosen items replaces them: a card says less than the code
-                // it sums up (a member's card must not keep out the member's code as a
-                // caller), and a function's code shows the functions inside it (a closure's
-                // `setState`, an inner callback). A class's code does not swallow the method
-                // the task is about, the same code does not come twice (a caller already
-                // shown as code), and a pasted trace's frame stays as focused as the trace
-                // put it. Any other overlap rules the rendering out.
-                let is_function = candidate.kind.is_some_and(|kind| kind.is_callable());
-                let overlapped = overlapping(&chosen, candidates, candidate, rendering);
-                let replaces = overlapped.iter().all(|pos| {
-                    let other = chosen[*pos].rendering(candidates);
-                    let holds_code = || {
-                        is_function
-                            && rendering.range != other.range
-                            && !candidates[chosen[*pos].candidate_idx]
-                                .reasons
-                                .iter()
-                                .any(|reason| reason.starts_with("traceback-frame"))
-                    };
-                    rendering.fidelity == Fidelity::Full
-                        && (other.fidelity != Fidelity::Full || holds_code())
-                        && rendering.range.contains_range(other.range)
-                });
-                if !replaces {
-                    continue;
-                }
-                let refund: u32 = overlapped.iter().map(|pos| chosen[*pos].tokens).sum();
-                let room = if pass == 0 {
-                    allowance[section].saturating_sub(spent[section])
-                } else {
-                    pool + refund
-                };
-                if rendering.body.len() > room as usize * MAX_BYTES_PER_TOKEN {
-                    continue;
-                }
-                let group_key = (section, candidate.file);
-                let heading = if render::groups(input.format, candidate.section)
-                    && !grouped.contains(&group_key)
-                {
-                    *group_costs.entry(candidate.file).or_insert_with(|| {
-                        let (open, close) = group_wrapper(input, candidate.file);
-                        (input.count)(&open) + (input.count)(close)
-                    })
-                } else {
-                    0
-                };
-                let tokens = cost(&mut costs, idx, rendering_idx) + heading;
-                let fits = if pass == 0 {
-                    spent[section] + tokens <= allowance[section]
-                } else {
-                    tokens <= pool + refund
-                };
-                if !fits {
-                    continue;
-                }
-                for pos in overlapped.into_iter().rev() {
-                    let replaced = chosen.remove(pos);
-                    spent[candidates[replaced.candidate_idx].section.idx()] -= replaced.tokens;
-                    if pass == 1 {
-                        pool += replaced.tokens;
-                    }
-                }
-                spent[section] += tokens;
-                if pass == 1 {
-                    pool -= tokens;
-                }
-                let (block, block_tokens) = costs
-                    .remove(&(idx, rendering_idx))
-                    .expect("counted just above");
-                if render::groups(input.format, candidate.section) {
-                    grouped.insert(group_key);
-                }
-                chosen.push(Chosen {
-                    candidate_idx: idx,
-                    rendering_idx,
-                    block,
-                    tokens: block_tokens,
-                });
-                taken[idx] = true;
-                break;
-            }
-        }
-    }
+    packer.fill(&relevant, Pass::WithinShares);
+    packer.fill(&relevant, Pass::Leftover);
+    let Packer {
+        mut chosen,
+        mut costs,
+        ..
+    } = packer;
 
     let unnamed = unnamed_card_files(input, &chosen);
     if !unnamed.is_empty() {
@@ -310,37 +180,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     loop {
         let (text, used) = render_document(input, &chosen);
         if used <= input.limit || chosen.is_empty() {
-            // Left out: neither chosen nor held by a chosen item (a card its code replaced).
-            let held = |idx: usize| {
-                let candidate = &candidates[idx];
-                chosen.iter().any(|c| {
-                    c.candidate_idx == idx
-                        || (candidates[c.candidate_idx].file == candidate.file
-                            && candidate
-                                .renderings
-                                .iter()
-                                .any(|r| c.rendering(candidates).range.contains_range(r.range)))
-                })
-            };
-            let omitted: Vec<usize> = relevant
-                .iter()
-                .chain(&irrelevant)
-                .filter(|idx| !held(**idx))
-                .take(MAX_OMITTED)
-                .copied()
-                .collect();
-            // The cost of each left-out item's cheapest rendering, counted in parallel.
-            let omitted: Vec<(usize, u32)> = omitted
-                .par_iter()
-                .map(|idx| {
-                    let cheapest = candidates[*idx].renderings.len() - 1;
-                    let tokens = match costs.get(&(*idx, cheapest)) {
-                        Some((_, tokens)) => *tokens,
-                        None => counted(input, *idx, cheapest).1,
-                    };
-                    (*idx, tokens)
-                })
-                .collect();
+            let omitted = omitted(input, &chosen, &relevant, &irrelevant, &costs);
             if used > input.limit {
                 // Even the empty document does not fit: nothing can be returned.
                 return Assembly {
@@ -378,6 +218,235 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             .expect("non-empty");
         chosen.remove(worst);
     }
+}
+
+/// The passes over the candidates: first each section within its share of the budget,
+/// then what is left, to any section, by score.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    WithinShares,
+    Leftover,
+}
+
+/// Rendered blocks and their exact token counts, by candidate and rendering.
+type Costs = FxHashMap<(usize, usize), (String, u32)>;
+
+/// The items chosen so far and what they cost, section by section.
+struct Packer<'i, 'a> {
+    input: &'i AssembleInput<'a>,
+    /// Renderings counted so far; a block leaves when its rendering is chosen.
+    costs: Costs,
+    chosen: Vec<Chosen>,
+    taken: Vec<bool>,
+    /// The tokens each section may spend in the first pass.
+    allowance: [u32; 5],
+    /// The tokens not taken by the header and the sections' wrappers.
+    available: u32,
+    spent: [u32; 5],
+    /// The (section, file) groups with an entry: the first entry of a file in a grouped
+    /// section also pays for the file's heading.
+    grouped: FxHashSet<(usize, FileId)>,
+    group_costs: FxHashMap<FileId, u32>,
+}
+
+impl<'i, 'a> Packer<'i, 'a> {
+    fn new(input: &'i AssembleInput<'a>, relevant: &[usize]) -> Packer<'i, 'a> {
+        let candidates = input.candidates;
+        // Most answers fit their budget with every relevant candidate's first rendering, so
+        // those are rendered and counted up front, in parallel (counting is most of the
+        // stage).
+        let costs: Costs = relevant
+            .par_iter()
+            .filter(|idx| {
+                candidates[**idx].renderings[0].body.len()
+                    <= input.limit as usize * MAX_BYTES_PER_TOKEN
+            })
+            .map(|idx| ((*idx, 0), counted(input, *idx, 0)))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect();
+        let header = render::document(input.format, input.intent, input.limit, input.limit, &[]);
+        let overhead = (input.count)(&header)
+            + Section::ALL
+                .iter()
+                .map(|section| (input.count)(&render::section_overhead(input.format, *section)))
+                .sum::<u32>()
+            + 8;
+        let available = input.limit.saturating_sub(overhead);
+        let share_total: u32 = input.shares.iter().sum::<u32>().max(1);
+        let mut allowance: [u32; 5] = [0; 5];
+        for section in Section::ALL {
+            allowance[section.idx()] = available * input.shares[section.idx()] / share_total;
+        }
+        Packer {
+            input,
+            costs,
+            chosen: Vec::new(),
+            taken: vec![false; candidates.len()],
+            allowance,
+            available,
+            spent: [0; 5],
+            grouped: FxHashSet::default(),
+            group_costs: FxHashMap::default(),
+        }
+    }
+
+    /// Renders and counts a candidate's rendering once; the block stays in `costs` until
+    /// the rendering is chosen.
+    fn cost(&mut self, idx: usize, rendering_idx: usize) -> u32 {
+        let input = self.input;
+        self.costs
+            .entry((idx, rendering_idx))
+            .or_insert_with(|| counted(input, idx, rendering_idx))
+            .1
+    }
+
+    /// Each candidate not chosen yet, by score, with its richest rendering that fits.
+    fn fill(&mut self, relevant: &[usize], pass: Pass) {
+        let total_spent: u32 = self.spent.iter().sum();
+        let mut pool = self.available.saturating_sub(total_spent);
+        for &idx in relevant {
+            if self.taken[idx] {
+                continue;
+            }
+            for rendering_idx in 0..self.input.candidates[idx].renderings.len() {
+                if self.place(idx, rendering_idx, pass, &mut pool) {
+                    self.taken[idx] = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Chooses the rendering when it may replace what it overlaps and fits: within its
+    /// section's share in the first pass, within the `pool` left in the second.
+    fn place(&mut self, idx: usize, rendering_idx: usize, pass: Pass, pool: &mut u32) -> bool {
+        let input = self.input;
+        let candidates = input.candidates;
+        let candidate = &candidates[idx];
+        let section = candidate.section.idx();
+        let rendering = &candidate.renderings[rendering_idx];
+        // Code that holds chosen items replaces them: a card says less than the code it
+        // sums up (a member's card must not keep out the member's code as a caller), and a
+        // function's code shows the functions inside it (a closure's `setState`, an inner
+        // callback). A class's code does not swallow the method the task is about, the same
+        // code does not come twice (a caller already shown as code), and a pasted trace's
+        // frame stays as focused as the trace put it. Any other overlap rules the rendering
+        // out.
+        let is_function = candidate.kind.is_some_and(|kind| kind.is_callable());
+        let overlapped = overlapping(&self.chosen, candidates, candidate, rendering);
+        let replaces = overlapped.iter().all(|pos| {
+            let other = self.chosen[*pos].rendering(candidates);
+            let holds_code = || {
+                is_function
+                    && rendering.range != other.range
+                    && !candidates[self.chosen[*pos].candidate_idx]
+                        .reasons
+                        .iter()
+                        .any(|reason| reason.starts_with("traceback-frame"))
+            };
+            rendering.fidelity == Fidelity::Full
+                && (other.fidelity != Fidelity::Full || holds_code())
+                && rendering.range.contains_range(other.range)
+        });
+        if !replaces {
+            return false;
+        }
+        let refund: u32 = overlapped.iter().map(|pos| self.chosen[*pos].tokens).sum();
+        let room = match pass {
+            Pass::WithinShares => self.allowance[section].saturating_sub(self.spent[section]),
+            Pass::Leftover => *pool + refund,
+        };
+        if rendering.body.len() > room as usize * MAX_BYTES_PER_TOKEN {
+            return false;
+        }
+        let group_key = (section, candidate.file);
+        let heading = if render::groups(input.format, candidate.section)
+            && !self.grouped.contains(&group_key)
+        {
+            *self.group_costs.entry(candidate.file).or_insert_with(|| {
+                let (open, close) = group_wrapper(input, candidate.file);
+                (input.count)(&open) + (input.count)(close)
+            })
+        } else {
+            0
+        };
+        let tokens = self.cost(idx, rendering_idx) + heading;
+        let fits = match pass {
+            Pass::WithinShares => self.spent[section] + tokens <= self.allowance[section],
+            Pass::Leftover => tokens <= *pool + refund,
+        };
+        if !fits {
+            return false;
+        }
+        for pos in overlapped.into_iter().rev() {
+            let replaced = self.chosen.remove(pos);
+            self.spent[candidates[replaced.candidate_idx].section.idx()] -= replaced.tokens;
+            if pass == Pass::Leftover {
+                *pool += replaced.tokens;
+            }
+        }
+        self.spent[section] += tokens;
+        if pass == Pass::Leftover {
+            *pool -= tokens;
+        }
+        let (block, block_tokens) = self
+            .costs
+            .remove(&(idx, rendering_idx))
+            .expect("counted just above");
+        if render::groups(input.format, candidate.section) {
+            self.grouped.insert(group_key);
+        }
+        self.chosen.push(Chosen {
+            candidate_idx: idx,
+            rendering_idx,
+            block,
+            tokens: block_tokens,
+        });
+        true
+    }
+}
+
+/// The best candidates left out (at most [`MAX_OMITTED`]: neither chosen nor held by a
+/// chosen item, as a card its code replaced), each with the cost of its cheapest rendering,
+/// counted in parallel where not counted already.
+fn omitted(
+    input: &AssembleInput<'_>,
+    chosen: &[Chosen],
+    relevant: &[usize],
+    irrelevant: &[usize],
+    costs: &Costs,
+) -> Vec<(usize, u32)> {
+    let candidates = input.candidates;
+    let held = |idx: usize| {
+        let candidate = &candidates[idx];
+        chosen.iter().any(|c| {
+            c.candidate_idx == idx
+                || (candidates[c.candidate_idx].file == candidate.file
+                    && candidate
+                        .renderings
+                        .iter()
+                        .any(|r| c.rendering(candidates).range.contains_range(r.range)))
+        })
+    };
+    let left_out: Vec<usize> = relevant
+        .iter()
+        .chain(irrelevant)
+        .filter(|idx| !held(**idx))
+        .take(MAX_OMITTED)
+        .copied()
+        .collect();
+    left_out
+        .par_iter()
+        .map(|idx| {
+            let cheapest = candidates[*idx].renderings.len() - 1;
+            let tokens = match costs.get(&(*idx, cheapest)) {
+                Some((_, tokens)) => *tokens,
+                None => counted(input, *idx, cheapest).1,
+            };
+            (*idx, tokens)
+        })
+        .collect()
 }
 
 /// The files other than the best one that the chosen items would show only as cards of
