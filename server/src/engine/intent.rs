@@ -375,8 +375,67 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             signals: vec!["error-log".to_owned()],
         };
     }
-    let mut scores = [0.0f32; 6];
-    let mut signals: [Vec<String>; 6] = Default::default();
+    let mut votes = Votes::default();
+    vote_cues(&mut votes, query, words);
+    if let Some(kind) = commit_type(query) {
+        votes.add(kind, 8.0, "commit-type".to_owned());
+    }
+    if let Some(first) = words.first() {
+        vote_questions(&mut votes, query, words, first);
+        // `Add a regression test for ...`: the tests are what the opening verb makes when
+        // they come within its first few words; `Add X and its tests` adds X.
+        let asks_for_tests = words
+            .iter()
+            .skip(1)
+            .take(MAX_TEST_OBJECT_WORDS)
+            .any(|word| TEST_WORDS.contains(&word.as_str()));
+        if asks_for_tests && TEST_VERBS.contains(&first.as_str()) {
+            votes.add(IntentKind::TestWriting, 6.0, format!("{first}-tests"));
+        }
+    }
+    votes.decide()
+}
+
+/// Each kind's score and the signals that gave it.
+#[derive(Default)]
+struct Votes {
+    scores: [f32; 6],
+    signals: [Vec<String>; 6],
+}
+
+impl Votes {
+    fn add(&mut self, kind: IntentKind, weight: f32, signal: String) {
+        self.scores[kind as usize] += weight;
+        self.signals[kind as usize].push(signal);
+    }
+
+    /// The kind with the highest score (the first of `IntentKind::ALL` on a tie), with a
+    /// confidence from its share of all scores; implementation, unsure, when nothing voted.
+    fn decide(mut self) -> Intent {
+        let scores = self.scores;
+        let best = (0..6)
+            .max_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(b.cmp(a)))
+            .expect("six kinds");
+        let total: f32 = scores.iter().sum();
+        if scores[best] <= 0.0 {
+            return Intent {
+                kind: IntentKind::Implementation,
+                confidence: 0.3,
+                signals: vec!["default".to_owned()],
+            };
+        }
+        let confidence = (0.4 + 0.6 * scores[best] / total.max(1e-6)).min(0.95);
+        Intent {
+            kind: IntentKind::ALL[best],
+            confidence: (confidence * 100.0).round() / 100.0,
+            signals: std::mem::take(&mut self.signals[best]),
+        }
+    }
+}
+
+/// The cue phrases of [`CUES`] found in the task's words, each weighed double when it opens
+/// the task.
+fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
     let joined = format!(" {} ", words.join(" "));
     // Multi-word cues also match with stop words left out (`add a test` ~ `add test`).
     let content: Vec<&str> = words
@@ -425,80 +484,50 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             (false, true) => weight * 0.5,
             (false, false) => *weight,
         };
-        let slot = *kind as usize;
-        scores[slot] += weight;
-        signals[slot].push(if at_start {
+        let signal = if at_start {
             format!("starts-with:{cue}")
         } else {
             format!("word:{cue}")
-        });
-    }
-    if let Some(kind) = commit_type(query) {
-        scores[kind as usize] += 8.0;
-        signals[kind as usize].push("commit-type".to_owned());
-    }
-    if let Some(first) = words.first() {
-        for (kind, opener, weight) in OPENERS {
-            if first == opener {
-                scores[*kind as usize] += weight;
-                signals[*kind as usize].push(format!("question:{opener}"));
-            }
-        }
-        // `where is X called`, `how is Y used`: a usage question; `fails when X is called`
-        // describes when something happens.
-        for cue in PASSIVE_USAGE_CUES {
-            let asked = words.iter().position(|word| word == cue).is_some_and(|at| {
-                words[..at]
-                    .iter()
-                    .any(|word| USAGE_QUESTION_WORDS.contains(&word.as_str()))
-            });
-            if asked {
-                let slot = IntentKind::UsageExploration as usize;
-                scores[slot] += 2.5;
-                signals[slot].push(format!("question-word:{cue}"));
-            }
-        }
-        let is_question =
-            QUESTION_WORDS.contains(&first.as_str()) || query.trim_end().ends_with('?');
-        if is_question {
-            for cue in QUESTION_USAGE_CUES {
-                if words.iter().skip(1).any(|word| word == cue) {
-                    let slot = IntentKind::UsageExploration as usize;
-                    scores[slot] += 2.5;
-                    signals[slot].push(format!("question-word:{cue}"));
-                }
-            }
-        }
-        // `Add a regression test for ...`: the tests are what the opening verb makes when
-        // they come within its first few words; `Add X and its tests` adds X.
-        let asks_for_tests = words
-            .iter()
-            .skip(1)
-            .take(MAX_TEST_OBJECT_WORDS)
-            .any(|word| TEST_WORDS.contains(&word.as_str()));
-        if asks_for_tests && TEST_VERBS.contains(&first.as_str()) {
-            let slot = IntentKind::TestWriting as usize;
-            scores[slot] += 6.0;
-            signals[slot].push(format!("{first}-tests"));
-        }
-    }
-    let best = (0..6)
-        .max_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(b.cmp(a)))
-        .expect("six kinds");
-    let total: f32 = scores.iter().sum();
-    if scores[best] <= 0.0 {
-        return Intent {
-            kind: IntentKind::Implementation,
-            confidence: 0.3,
-            signals: vec!["default".to_owned()],
         };
+        votes.add(*kind, weight, signal);
     }
-    let confidence = (0.4 + 0.6 * scores[best] / total.max(1e-6)).min(0.95);
-    let kind = IntentKind::ALL[best];
-    Intent {
-        kind,
-        confidence: (confidence * 100.0).round() / 100.0,
-        signals: std::mem::take(&mut signals[best]),
+}
+
+/// Questions: an opening question word ([`OPENERS`]), and the words that make a question
+/// about usages (`where is X called`, `how is Y used`, `what calls Z?`).
+fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str) {
+    for (kind, opener, weight) in OPENERS {
+        if first == *opener {
+            votes.add(*kind, *weight, format!("question:{opener}"));
+        }
+    }
+    // `where is X called`, `how is Y used`: a usage question; `fails when X is called`
+    // describes when something happens.
+    for cue in PASSIVE_USAGE_CUES {
+        let asked = words.iter().position(|word| word == cue).is_some_and(|at| {
+            words[..at]
+                .iter()
+                .any(|word| USAGE_QUESTION_WORDS.contains(&word.as_str()))
+        });
+        if asked {
+            votes.add(
+                IntentKind::UsageExploration,
+                2.5,
+                format!("question-word:{cue}"),
+            );
+        }
+    }
+    let is_question = QUESTION_WORDS.contains(&first) || query.trim_end().ends_with('?');
+    if is_question {
+        for cue in QUESTION_USAGE_CUES {
+            if words.iter().skip(1).any(|word| word == cue) {
+                votes.add(
+                    IntentKind::UsageExploration,
+                    2.5,
+                    format!("question-word:{cue}"),
+                );
+            }
+        }
     }
 }
 
