@@ -635,12 +635,6 @@ fn collect_match<'tree>(
     range: Option<&Range<usize>>,
     builders: &mut Builders<'tree>,
 ) {
-    let Builders {
-        defs,
-        refs,
-        imports,
-        bindings,
-    } = builders;
     // The primary capture decides what the match is about.
     let mut primary: Option<(CaptureRole, Node<'tree>)> = None;
     let mut name = None;
@@ -670,111 +664,161 @@ fn collect_match<'tree>(
     if range.is_some_and(|range| !range.contains(&home.start_byte())) {
         return;
     }
-    let pattern = query_match.pattern_index;
-    let takes_precedence = |set: Option<usize>| set.is_none_or(|set| pattern < set);
+    let found = Found {
+        config,
+        query_match,
+        text,
+        name,
+    };
     match primary_role {
         CaptureRole::Definition(_) | CaptureRole::DefinitionTest => {
-            if is_inside_excluded(config, query_match.pattern_index, primary_node) {
-                return;
-            }
-            let builder = defs.entry(primary_node.id()).or_default();
-            builder.node = Some(primary_node);
-            match primary_role {
-                CaptureRole::Definition(kind) => {
-                    if takes_precedence(builder.kind.map(|(set, _)| set)) {
-                        builder.kind = Some((pattern, kind));
-                    }
-                }
-                _ => {
-                    builder.is_test_block = true;
-                    builder.kind.get_or_insert((usize::MAX, DefKind::Function));
-                }
-            }
-            if let Some(name) = name {
-                if takes_precedence(builder.name.map(|(set, _)| set)) {
-                    builder.name = Some((pattern, name));
-                }
-            }
-            for capture in query_match.captures() {
-                match config.roles[capture.index as usize] {
-                    CaptureRole::Body => builder.body = Some(capture.node),
-                    CaptureRole::Signature => builder.signature_end = Some(capture.node),
-                    CaptureRole::Container => builder.container = Some(capture.node),
-                    CaptureRole::Type => {
-                        let returns = binding_type_name(&text[capture.node.byte_range()]);
-                        if !returns.is_empty()
-                            && takes_precedence(builder.returns.as_ref().map(|(set, _)| *set))
-                        {
-                            builder.returns = Some((pattern, returns.into()));
-                        }
-                    }
-                    CaptureRole::Doc => builder.doc = Some(capture.node),
-                    CaptureRole::Exported => builder.exported = true,
-                    CaptureRole::Test => builder.test = true,
-                    CaptureRole::TestAlways => builder.test_always = true,
-                    _ => {}
-                }
-            }
+            found.definition(primary_role, primary_node, &mut builders.defs);
         }
         CaptureRole::Reference { call } => {
-            let name_node = name.unwrap_or(primary_node);
-            let receiver = query_match
-                .captures()
-                .iter()
-                .find(|capture| config.roles[capture.index as usize] == CaptureRole::Receiver)
-                .map(|capture| node_range(capture.node));
-            let builder = refs.entry(name_node.id()).or_insert(RefBuilder {
-                range: node_range(name_node),
-                call: false,
-                receiver: None,
-            });
-            builder.call |= call;
-            if builder.receiver.is_none() {
-                builder.receiver = receiver;
-            }
+            found.reference(call, primary_node, &mut builders.refs);
         }
         CaptureRole::Import => {
-            let builder = imports
+            let builder = builders
+                .imports
                 .entry(primary_node.id())
                 .or_insert_with(|| ImportBuilder::new(primary_node));
             builder.add_match(config, query_match, text);
         }
-        CaptureRole::Binding { member } => {
-            let typed_by = query_match.captures().iter().find_map(|capture| {
-                match config.roles[capture.index as usize] {
+        CaptureRole::Binding { member } => found.binding(member, &mut builders.bindings),
+        _ => {}
+    }
+}
+
+/// A query match whose primary capture is known, with its `@name` capture if any.
+struct Found<'m, 'q, 'tree> {
+    config: &'m LanguageConfig,
+    query_match: &'m tree_sitter::QueryMatch<'q, 'tree>,
+    text: &'m str,
+    name: Option<Node<'tree>>,
+}
+
+impl<'tree> Found<'_, '_, 'tree> {
+    fn role(&self, capture: &tree_sitter::QueryCapture<'tree>) -> CaptureRole {
+        self.config.roles[capture.index as usize]
+    }
+
+    /// A match earlier in the query file takes precedence over later ones for the same node.
+    fn takes_precedence(&self, set: Option<usize>) -> bool {
+        set.is_none_or(|set| self.query_match.pattern_index < set)
+    }
+
+    /// What the match says of a definition: its kind, name, body, signature, container,
+    /// return type, doc, and whether it is exported or a test.
+    fn definition(
+        &self,
+        role: CaptureRole,
+        node: Node<'tree>,
+        defs: &mut FxHashMap<usize, DefBuilder<'tree>>,
+    ) {
+        let pattern = self.query_match.pattern_index;
+        if is_inside_excluded(self.config, pattern, node) {
+            return;
+        }
+        let builder = defs.entry(node.id()).or_default();
+        builder.node = Some(node);
+        match role {
+            CaptureRole::Definition(kind) => {
+                if self.takes_precedence(builder.kind.map(|(set, _)| set)) {
+                    builder.kind = Some((pattern, kind));
+                }
+            }
+            _ => {
+                builder.is_test_block = true;
+                builder.kind.get_or_insert((usize::MAX, DefKind::Function));
+            }
+        }
+        if let Some(name) = self.name {
+            if self.takes_precedence(builder.name.map(|(set, _)| set)) {
+                builder.name = Some((pattern, name));
+            }
+        }
+        for capture in self.query_match.captures() {
+            match self.role(capture) {
+                CaptureRole::Body => builder.body = Some(capture.node),
+                CaptureRole::Signature => builder.signature_end = Some(capture.node),
+                CaptureRole::Container => builder.container = Some(capture.node),
+                CaptureRole::Type => {
+                    let returns = binding_type_name(&self.text[capture.node.byte_range()]);
+                    if !returns.is_empty()
+                        && self.takes_precedence(builder.returns.as_ref().map(|(set, _)| *set))
+                    {
+                        builder.returns = Some((pattern, returns.into()));
+                    }
+                }
+                CaptureRole::Doc => builder.doc = Some(capture.node),
+                CaptureRole::Exported => builder.exported = true,
+                CaptureRole::Test => builder.test = true,
+                CaptureRole::TestAlways => builder.test_always = true,
+                _ => {}
+            }
+        }
+    }
+
+    /// A reference at its name (or the whole capture), a call if any match says so, with
+    /// the first receiver a match gives.
+    fn reference(&self, call: bool, node: Node<'tree>, refs: &mut FxHashMap<usize, RefBuilder>) {
+        let name_node = self.name.unwrap_or(node);
+        let receiver = self
+            .query_match
+            .captures()
+            .iter()
+            .find(|capture| self.role(capture) == CaptureRole::Receiver)
+            .map(|capture| node_range(capture.node));
+        let builder = refs.entry(name_node.id()).or_insert(RefBuilder {
+            range: node_range(name_node),
+            call: false,
+            receiver: None,
+        });
+        builder.call |= call;
+        if builder.receiver.is_none() {
+            builder.receiver = receiver;
+        }
+    }
+
+    /// A name bound to a type (`x: Pool`, `x = Pool()`), or to what a call returns, and the
+    /// type a container type holds (`Option<Pool>`).
+    fn binding(&self, member: bool, bindings: &mut FxHashMap<usize, BindingBuilder>) {
+        let typed_by =
+            self.query_match
+                .captures()
+                .iter()
+                .find_map(|capture| match self.role(capture) {
                     CaptureRole::Type => Some((capture.node, false)),
                     CaptureRole::Call => Some((capture.node, true)),
                     _ => None,
-                }
-            });
-            let (Some(name_node), Some((type_node, call))) = (name, typed_by) else {
-                return;
-            };
-            let type_name = binding_type_name(&text[type_node.byte_range()]);
-            if type_name.is_empty() {
-                return;
-            }
-            let held = query_match
-                .captures()
-                .iter()
-                .find(|capture| config.roles[capture.index as usize] == CaptureRole::TypeHeld)
-                .map(|capture| binding_type_name(&text[capture.node.byte_range()]))
-                .filter(|held| !held.is_empty());
-            let builder = bindings.entry(name_node.id()).or_insert(BindingBuilder {
-                name: node_range(name_node),
-                member,
-                call,
-                type_name: None,
-                held: None,
-            });
-            if takes_precedence(builder.type_name.as_ref().map(|(set, _)| *set)) {
-                builder.type_name = Some((pattern, type_name.into()));
-                builder.member = member;
-                builder.call = call;
-                builder.held = held.map(Into::into);
-            }
+                });
+        let (Some(name_node), Some((type_node, call))) = (self.name, typed_by) else {
+            return;
+        };
+        let type_name = binding_type_name(&self.text[type_node.byte_range()]);
+        if type_name.is_empty() {
+            return;
         }
-        _ => {}
+        let held = self
+            .query_match
+            .captures()
+            .iter()
+            .find(|capture| self.role(capture) == CaptureRole::TypeHeld)
+            .map(|capture| binding_type_name(&self.text[capture.node.byte_range()]))
+            .filter(|held| !held.is_empty());
+        let builder = bindings.entry(name_node.id()).or_insert(BindingBuilder {
+            name: node_range(name_node),
+            member,
+            call,
+            type_name: None,
+            held: None,
+        });
+        if self.takes_precedence(builder.type_name.as_ref().map(|(set, _)| *set)) {
+            builder.type_name = Some((self.query_match.pattern_index, type_name.into()));
+            builder.member = member;
+            builder.call = call;
+            builder.held = held.map(Into::into);
+        }
     }
 }
 
