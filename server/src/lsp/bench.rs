@@ -146,6 +146,82 @@ pub fn run(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<LspBench
 }
 
 async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<LspBench> {
+    let mut client = connect();
+    let started = Instant::now();
+    client
+        .request(
+            "initialize",
+            json!({
+                "capabilities": {"general": {"positionEncodings": ["utf-8"]}},
+                "workspaceFolders": [{"uri": file_uri(root), "name": "bench"}],
+            }),
+        )
+        .await;
+    client.notify("initialized", json!({})).await;
+    let status = client
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "codectx.status", "arguments": [{"wait": true}]}),
+        )
+        .await;
+    let initial_index_ms = started.elapsed().as_secs_f64() * 1e3;
+
+    let (path, text) =
+        pick_file(root, 5000).ok_or_else(|| anyhow::anyhow!("no source file under the root"))?;
+    let uri = file_uri(&path);
+    let lang_id = crate::languages::Language::from_path(&path.to_string_lossy())
+        .map_or("plaintext", |lang| lang.name());
+    client
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": lang_id, "version": 1, "text": text}}),
+        )
+        .await;
+    let mut session = Session {
+        client,
+        uri,
+        text,
+        version: 1,
+    };
+    let (mut edit_samples, current) = session.edits_to_visible(n_edits).await?;
+    let mut symbol_samples = session.workspace_symbols().await;
+    let mut definition_samples = session.definitions().await;
+    let (mut context_at_once, mut context_after_pause) = session.contexts_after_edits().await?;
+    let rss_before_burst_bytes = rss_bytes();
+    let burst_absorb_ms = session.burst(burst, &current).await?;
+    let rss_after_burst_bytes = rss_bytes();
+    session.client.request("shutdown", Value::Null).await;
+    session.client.notify("exit", Value::Null).await;
+
+    Ok(LspBench {
+        root: root.display().to_string(),
+        files: status["files"].as_u64().unwrap_or(0),
+        initial_index_ms,
+        edited_file: path.display().to_string(),
+        edited_file_lines: session.text.lines().count(),
+        n_edits,
+        edit_to_visible_p50_ms: percentile(&mut edit_samples, 0.5),
+        edit_to_visible_p95_ms: percentile(&mut edit_samples, 0.95),
+        n_symbol_queries: symbol_samples.len(),
+        workspace_symbol_p50_ms: percentile(&mut symbol_samples, 0.5),
+        workspace_symbol_p95_ms: percentile(&mut symbol_samples, 0.95),
+        n_definitions: definition_samples.len(),
+        definition_p50_ms: percentile(&mut definition_samples, 0.5),
+        definition_p95_ms: percentile(&mut definition_samples, 0.95),
+        n_context_after_edit: context_at_once.len(),
+        context_at_once_p50_ms: percentile(&mut context_at_once, 0.5),
+        context_at_once_p95_ms: percentile(&mut context_at_once, 0.95),
+        context_after_pause_p50_ms: percentile(&mut context_after_pause, 0.5),
+        context_after_pause_p95_ms: percentile(&mut context_after_pause, 0.95),
+        burst_changes: burst,
+        burst_absorb_ms,
+        rss_before_burst_bytes,
+        rss_after_burst_bytes,
+    })
+}
+
+/// The real server on in-memory pipes, and a client reading its framed messages.
+fn connect() -> Client {
     let (client_side, server_side) = tokio::io::duplex(1 << 22);
     let (server_read, server_write) = tokio::io::split(server_side);
     let (client_read, client_write) = tokio::io::split(client_side);
@@ -185,248 +261,209 @@ async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<
     tokio::spawn(async move {
         let _ = tokio::io::copy(&mut pipe_read, &mut client_write).await;
     });
-    let mut client = Client {
+    Client {
         writer,
         incoming,
         next_id: 0,
-    };
+    }
+}
 
-    let started = Instant::now();
-    client
-        .request(
-            "initialize",
-            json!({
-                "capabilities": {"general": {"positionEncodings": ["utf-8"]}},
-                "workspaceFolders": [{"uri": file_uri(root), "name": "bench"}],
-            }),
-        )
-        .await;
-    client.notify("initialized", json!({})).await;
-    let status = client
-        .request(
-            "workspace/executeCommand",
-            json!({"command": "codectx.status", "arguments": [{"wait": true}]}),
-        )
-        .await;
-    let initial_index_ms = started.elapsed().as_secs_f64() * 1e3;
+/// The client, and the file it opened and edits (`text` follows the edits that rename the
+/// marker function; the blank lines and characters typed at the top are not kept in it).
+struct Session {
+    client: Client,
+    uri: String,
+    text: String,
+    version: i64,
+}
 
-    let (path, mut text) =
-        pick_file(root, 5000).ok_or_else(|| anyhow::anyhow!("no source file under the root"))?;
-    let uri = file_uri(&path);
-    let lang_id = crate::languages::Language::from_path(&path.to_string_lossy())
-        .map_or("plaintext", |lang| lang.name());
-    client
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": lang_id, "version": 1, "text": text}}),
-        )
-        .await;
-    let mut version = 1;
-
-    // Edit-to-visible: rename a function appended at the end, then search for the new name.
-    let marker = "\n\ndef zz_bench_0():\n    pass\n";
-    let end = text.len();
-    let end_pos = position(&text, end);
-    text.push_str(marker);
-    version += 1;
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version},
-                   "contentChanges": [{"range": {"start": end_pos, "end": end_pos}, "text": marker}]}),
-        )
-        .await;
-    let mut edit_samples = Vec::with_capacity(n_edits);
-    let mut current = "zz_bench_0".to_owned();
-    for idx in 1..=n_edits {
-        let name = format!("zz_bench_{idx}");
-        let start = text.rfind(&current).expect("marker present");
-        let range =
-            json!({"start": position(&text, start), "end": position(&text, start + current.len())});
-        text.replace_range(start..start + current.len(), &name);
-        version += 1;
-        let sent = Instant::now();
-        client
+impl Session {
+    /// Sends one `didChange` of the file, at its next version.
+    async fn change(&mut self, range: Value, new_text: &str) {
+        self.version += 1;
+        self.client
             .notify(
                 "textDocument/didChange",
-                json!({"textDocument": {"uri": uri, "version": version},
-                       "contentChanges": [{"range": range, "text": name}]}),
-            )
-            .await;
-        let res = client
-            .request("workspace/symbol", json!({"query": name}))
-            .await;
-        edit_samples.push(sent.elapsed());
-        anyhow::ensure!(
-            res[0]["name"] == json!(name),
-            "edit {idx} not visible to the next workspace/symbol: {res}"
-        );
-        current = name;
-    }
-
-    // Workspace symbol queries.
-    let queries = [
-        "QuerySet",
-        "get_queryset",
-        "Model",
-        "render",
-        "HttpResponse",
-        "clean",
-        "save",
-        "ForeignKey",
-        "as_sql",
-        "migrate",
-        "frm",
-        "qs",
-        "get_ctx",
-        "Field",
-        "test_",
-        "url",
-        "Cache",
-        "Widget",
-        "validate",
-        "serialize",
-    ];
-    let mut symbol_samples = Vec::new();
-    for round in 0..50 {
-        for query in queries {
-            let query = if round % 2 == 0 {
-                query.to_owned()
-            } else {
-                query.to_lowercase()
-            };
-            let sent = Instant::now();
-            client
-                .request("workspace/symbol", json!({"query": query}))
-                .await;
-            symbol_samples.push(sent.elapsed());
-        }
-    }
-
-    // Definitions at call sites of the edited file.
-    let mut positions = Vec::new();
-    let bytes = text.as_bytes();
-    for (idx, _) in text.match_indices('(') {
-        let mut start = idx;
-        while start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
-            start -= 1;
-        }
-        if start < idx {
-            positions.push(position(&text, start));
-        }
-    }
-    let mut definition_samples = Vec::new();
-    for pos in positions
-        .iter()
-        .cycle()
-        .take(1000.min(positions.len() * 50))
-    {
-        let sent = Instant::now();
-        client
-            .request(
-                "textDocument/definition",
-                json!({"textDocument": {"uri": uri}, "position": pos}),
-            )
-            .await;
-        definition_samples.push(sent.elapsed());
-    }
-
-    // codectx.context after an edit (a blank line at the top of the file): asked at once, the
-    // request re-indexes the edit and refreshes the search tables itself; asked after a
-    // pause, as an agent that edits and then thinks would, the background refresh did it.
-    let mut context_at_once = Vec::new();
-    let mut context_after_pause = Vec::new();
-    for round in 0..CONTEXT_ROUNDS {
-        for pause in [false, true] {
-            version += 1;
-            client
-                .notify(
-                    "textDocument/didChange",
-                    json!({"textDocument": {"uri": uri, "version": version},
-                           "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "\n"}]}),
-                )
-                .await;
-            if pause {
-                tokio::time::sleep(Duration::from_millis(PAUSE_MS)).await;
-            }
-            let task = CONTEXT_TASKS[round % CONTEXT_TASKS.len()];
-            let sent = Instant::now();
-            let res = client
-                .request(
-                    "workspace/executeCommand",
-                    json!({"command": "codectx.context", "arguments": [{"query": task}]}),
-                )
-                .await;
-            let elapsed = sent.elapsed();
-            anyhow::ensure!(res["budget"].is_object(), "codectx.context failed: {res}");
-            if pause {
-                context_after_pause.push(elapsed);
-            } else {
-                context_at_once.push(elapsed);
-            }
-        }
-    }
-
-    // A burst of changes: typing and deleting a character at the top of the file.
-    let rss_before_burst_bytes = rss_bytes();
-    let burst_started = Instant::now();
-    for idx in 0..burst {
-        version += 1;
-        let (range, new_text) = if idx % 2 == 0 {
-            (
-                json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
-                "#",
-            )
-        } else {
-            (
-                json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}),
-                "",
-            )
-        };
-        client
-            .notify(
-                "textDocument/didChange",
-                json!({"textDocument": {"uri": uri, "version": version},
+                json!({"textDocument": {"uri": self.uri, "version": self.version},
                        "contentChanges": [{"range": range, "text": new_text}]}),
             )
             .await;
     }
-    let res = client
-        .request("workspace/symbol", json!({"query": current}))
-        .await;
-    let burst_absorb_ms = burst_started.elapsed().as_secs_f64() * 1e3;
-    anyhow::ensure!(
-        res[0]["name"] == json!(current),
-        "index lost the edits: {res}"
-    );
-    let rss_after_burst_bytes = rss_bytes();
 
-    client.request("shutdown", Value::Null).await;
-    client.notify("exit", Value::Null).await;
+    /// Edit-to-visible: rename a function appended at the end, then search for the new name.
+    /// Returns the samples and the function's last name.
+    async fn edits_to_visible(
+        &mut self,
+        n_edits: usize,
+    ) -> anyhow::Result<(Vec<Duration>, String)> {
+        let marker = "\n\ndef zz_bench_0():\n    pass\n";
+        let end_pos = position(&self.text, self.text.len());
+        self.text.push_str(marker);
+        self.change(json!({"start": end_pos, "end": end_pos}), marker)
+            .await;
+        let mut samples = Vec::with_capacity(n_edits);
+        let mut current = "zz_bench_0".to_owned();
+        for idx in 1..=n_edits {
+            let name = format!("zz_bench_{idx}");
+            let start = self.text.rfind(&current).expect("marker present");
+            let range = json!({"start": position(&self.text, start),
+                               "end": position(&self.text, start + current.len())});
+            self.text.replace_range(start..start + current.len(), &name);
+            let sent = Instant::now();
+            self.change(range, &name).await;
+            let res = self
+                .client
+                .request("workspace/symbol", json!({"query": name}))
+                .await;
+            samples.push(sent.elapsed());
+            anyhow::ensure!(
+                res[0]["name"] == json!(name),
+                "edit {idx} not visible to the next workspace/symbol: {res}"
+            );
+            current = name;
+        }
+        Ok((samples, current))
+    }
 
-    Ok(LspBench {
-        root: root.display().to_string(),
-        files: status["files"].as_u64().unwrap_or(0),
-        initial_index_ms,
-        edited_file: path.display().to_string(),
-        edited_file_lines: text.lines().count(),
-        n_edits,
-        edit_to_visible_p50_ms: percentile(&mut edit_samples, 0.5),
-        edit_to_visible_p95_ms: percentile(&mut edit_samples, 0.95),
-        n_symbol_queries: symbol_samples.len(),
-        workspace_symbol_p50_ms: percentile(&mut symbol_samples, 0.5),
-        workspace_symbol_p95_ms: percentile(&mut symbol_samples, 0.95),
-        n_definitions: definition_samples.len(),
-        definition_p50_ms: percentile(&mut definition_samples, 0.5),
-        definition_p95_ms: percentile(&mut definition_samples, 0.95),
-        n_context_after_edit: context_at_once.len(),
-        context_at_once_p50_ms: percentile(&mut context_at_once, 0.5),
-        context_at_once_p95_ms: percentile(&mut context_at_once, 0.95),
-        context_after_pause_p50_ms: percentile(&mut context_after_pause, 0.5),
-        context_after_pause_p95_ms: percentile(&mut context_after_pause, 0.95),
-        burst_changes: burst,
-        burst_absorb_ms,
-        rss_before_burst_bytes,
-        rss_after_burst_bytes,
-    })
+    /// Workspace symbol queries, as typed and in lower case.
+    async fn workspace_symbols(&mut self) -> Vec<Duration> {
+        let queries = [
+            "QuerySet",
+            "get_queryset",
+            "Model",
+            "render",
+            "HttpResponse",
+            "clean",
+            "save",
+            "ForeignKey",
+            "as_sql",
+            "migrate",
+            "frm",
+            "qs",
+            "get_ctx",
+            "Field",
+            "test_",
+            "url",
+            "Cache",
+            "Widget",
+            "validate",
+            "serialize",
+        ];
+        let mut samples = Vec::new();
+        for round in 0..50 {
+            for query in queries {
+                let query = if round % 2 == 0 {
+                    query.to_owned()
+                } else {
+                    query.to_lowercase()
+                };
+                let sent = Instant::now();
+                self.client
+                    .request("workspace/symbol", json!({"query": query}))
+                    .await;
+                samples.push(sent.elapsed());
+            }
+        }
+        samples
+    }
+
+    /// Definitions at the call sites of the edited file.
+    async fn definitions(&mut self) -> Vec<Duration> {
+        let mut positions = Vec::new();
+        let bytes = self.text.as_bytes();
+        for (idx, _) in self.text.match_indices('(') {
+            let mut start = idx;
+            while start > 0
+                && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_')
+            {
+                start -= 1;
+            }
+            if start < idx {
+                positions.push(position(&self.text, start));
+            }
+        }
+        let mut samples = Vec::new();
+        for pos in positions
+            .iter()
+            .cycle()
+            .take(1000.min(positions.len() * 50))
+        {
+            let sent = Instant::now();
+            self.client
+                .request(
+                    "textDocument/definition",
+                    json!({"textDocument": {"uri": self.uri}, "position": pos}),
+                )
+                .await;
+            samples.push(sent.elapsed());
+        }
+        samples
+    }
+
+    /// `codectx.context` after an edit (a blank line at the top of the file): asked at once,
+    /// the request re-indexes the edit and refreshes the search tables itself; asked after a
+    /// pause, as an agent that edits and then thinks would, the background refresh did it.
+    async fn contexts_after_edits(&mut self) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
+        let mut at_once = Vec::new();
+        let mut after_pause = Vec::new();
+        for round in 0..CONTEXT_ROUNDS {
+            for pause in [false, true] {
+                self.change(
+                    json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+                    "\n",
+                )
+                .await;
+                if pause {
+                    tokio::time::sleep(Duration::from_millis(PAUSE_MS)).await;
+                }
+                let task = CONTEXT_TASKS[round % CONTEXT_TASKS.len()];
+                let sent = Instant::now();
+                let res = self
+                    .client
+                    .request(
+                        "workspace/executeCommand",
+                        json!({"command": "codectx.context", "arguments": [{"query": task}]}),
+                    )
+                    .await;
+                let elapsed = sent.elapsed();
+                anyhow::ensure!(res["budget"].is_object(), "codectx.context failed: {res}");
+                if pause {
+                    after_pause.push(elapsed);
+                } else {
+                    at_once.push(elapsed);
+                }
+            }
+        }
+        Ok((at_once, after_pause))
+    }
+
+    /// A burst of changes, typing and deleting a character at the top of the file, then a
+    /// search for `current`: the milliseconds until its answer.
+    async fn burst(&mut self, burst: usize, current: &str) -> anyhow::Result<f64> {
+        let started = Instant::now();
+        for idx in 0..burst {
+            let (range, new_text) = if idx % 2 == 0 {
+                (
+                    json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+                    "#",
+                )
+            } else {
+                (
+                    json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}),
+                    "",
+                )
+            };
+            self.change(range, new_text).await;
+        }
+        let res = self
+            .client
+            .request("workspace/symbol", json!({"query": current}))
+            .await;
+        let absorb_ms = started.elapsed().as_secs_f64() * 1e3;
+        anyhow::ensure!(
+            res[0]["name"] == json!(current),
+            "index lost the edits: {res}"
+        );
+        Ok(absorb_ms)
+    }
 }
