@@ -109,11 +109,6 @@ pub fn auxiliary_kind(path: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether a path holds auxiliary code (see [`auxiliary_kind`]).
-pub fn is_auxiliary_path(path: &str) -> bool {
-    auxiliary_kind(path).is_some()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,7 +136,7 @@ mod tests {
             "web/packages/ui/src/button.tsx",
             "src/requests/packages.py",
         ] {
-            assert!(!is_auxiliary_path(path), "{path}");
+            assert_eq!(auxiliary_kind(path), None, "{path}");
         }
     }
 

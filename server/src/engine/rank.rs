@@ -35,7 +35,7 @@ const W_BM25_FILE: f32 = 2.0;
 const FILE_SCORE_SHARE: f32 = 0.5;
 const W_PATH_WORDS: f32 = 1.5;
 const TEST_PENALTY: f32 = 0.35;
-/// Examples, benchmarks, docs and vendored code (see `is_auxiliary_path`) rank below the
+/// Examples, benchmarks, docs and vendored code (see `base::auxiliary_kind`) rank below the
 /// project's own code unless the task names them.
 const AUXILIARY_PENALTY: f32 = 0.5;
 /// Query words (stemmed) that ask for auxiliary code, each with the kind it asks for (see
