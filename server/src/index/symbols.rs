@@ -302,24 +302,23 @@ impl SymbolNames {
     }
 }
 
-/// How `name` matched a query that the fuzzy matcher accepted it for.
-/// The tiers decided by comparing strings: exact, exact ignoring case, prefix.
+/// The tiers decided by comparing strings (exact, exact ignoring case, prefix), through
+/// [`ascii_tier`] when both are ASCII; `None` leaves hump or fuzzy (see [`hump_tier`]).
 fn cheap_tier(name: &str, query: &str, query_lower: &str) -> Option<MatchTier> {
+    if name.is_ascii() && query.is_ascii() {
+        return ascii_tier(name, query);
+    }
     if name == query {
         return Some(MatchTier::Exact);
     }
-    if name.is_ascii() && query.is_ascii() {
-        return ascii_tier(name, query);
+    let name_lower = name.to_lowercase();
+    if name_lower == query_lower {
+        Some(MatchTier::ExactIgnoreCase)
+    } else if name_lower.starts_with(query_lower) {
+        Some(MatchTier::Prefix)
     } else {
-        let name_lower = name.to_lowercase();
-        if name_lower == query_lower {
-            return Some(MatchTier::ExactIgnoreCase);
-        }
-        if name_lower.starts_with(query_lower) {
-            return Some(MatchTier::Prefix);
-        }
+        None
     }
-    None
 }
 
 /// [`cheap_tier`] for an ASCII name and query, without allocating (ASCII lower-casing is
