@@ -32,11 +32,7 @@ fn repo_of(index: &Index) -> Repo {
     let mut files: Vec<(&str, FileId, Arc<str>)> = Vec::new();
     for (file, data) in index.files() {
         files.push((&data.path, file, data.text.clone()));
-        for def in &data.syntax.defs {
-            if let Some(name) = data.text.get(def.name_range.as_usize()) {
-                names.push(name.to_owned());
-            }
-        }
+        names.extend(data.syntax.named_defs().map(|def| def.name.to_string()));
     }
     names.sort();
     names.dedup();

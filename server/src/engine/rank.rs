@@ -644,10 +644,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let defs = score_definitions(
         input,
         fusion,
-        &FileEvidence {
-            bm25: file_bm25_shares(&bm25_files),
-            path_words: &path_words.ranks,
-        },
+        &file_bm25_shares(&bm25_files),
+        &path_words,
         &penalties,
         &neighbourhood,
     );
@@ -1322,18 +1320,14 @@ impl Neighbourhood {
     }
 }
 
-/// The file-level evidence a definition's score adds: its file's rank and share of BM25
-/// (see `file_bm25_shares`) and its rank among the files matching path words.
-struct FileEvidence<'a> {
-    bm25: FxHashMap<FileId, (usize, f32)>,
-    path_words: &'a FxHashMap<FileId, (usize, String)>,
-}
-
-/// The fused definitions with their file-level evidence, penalties and boosts, best first.
+/// The fused definitions with their file-level evidence (their file's rank and share of
+/// BM25, see `file_bm25_shares`, and its rank among the files matching path words),
+/// penalties and boosts, best first.
 fn score_definitions(
     input: &RankInput<'_>,
     fusion: Fusion,
-    evidence: &FileEvidence<'_>,
+    bm25_shares: &FxHashMap<FileId, (usize, f32)>,
+    path_words: &PathWordMatches,
     penalties: &FilePenalties<'_>,
     neighbourhood: &Neighbourhood,
 ) -> Vec<Ranked> {
@@ -1351,11 +1345,11 @@ fn score_definitions(
             // The file-level evidence is added first; every later adjustment multiplies the
             // whole score, so the file's share of it stays the same to the end.
             let own = score;
-            if let Some((rank, weight)) = evidence.bm25.get(&def.file) {
+            if let Some((rank, weight)) = bm25_shares.get(&def.file) {
                 score += weight;
                 reasons.push(format!("file-bm25-rank:{}", rank + 1));
             }
-            if let Some((rank, matched)) = evidence.path_words.get(&def.file) {
+            if let Some((rank, matched)) = path_words.ranks.get(&def.file) {
                 score += W_PATH_WORDS / (RRF_K + *rank as f32 + 1.0);
                 reasons.push(format!("path-words:{matched}"));
             }
