@@ -90,10 +90,22 @@ impl Output {
 /// [`RUN_TIME_LIMIT`] (a hung run means it blocked reading something it should not read).
 #[track_caller]
 pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
+    run_with_cache(cwd, args, &test_cache_dir())
+}
+
+/// The syntax cache the tests' runs share (never the user's own).
+pub fn test_cache_dir() -> PathBuf {
+    std::env::temp_dir().join("codectx-e2e-cache")
+}
+
+/// Like [`run_in`], with the syntax cache in `cache_dir`.
+#[track_caller]
+pub fn run_with_cache(cwd: &Path, args: &[&str], cache_dir: &Path) -> Output {
     let mut child = Command::new(codectx_bin())
         .args(args)
         .current_dir(cwd)
         .env_remove("CODECTX_LOG")
+        .env("CODECTX_CACHE_DIR", cache_dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

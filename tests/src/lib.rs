@@ -128,9 +128,17 @@ impl Server {
     }
 
     pub fn spawn_with_args(bin: &Path, cwd: &Path, args: &[&str]) -> Server {
+        let cache_dir = std::env::temp_dir().join("codectx-e2e-cache");
+        Server::spawn_with_cache(bin, cwd, args, &cache_dir)
+    }
+
+    /// Like [`Server::spawn_with_args`], with the syntax cache in `cache_dir` (the tests
+    /// otherwise share one under the temp directory, never the user's own).
+    pub fn spawn_with_cache(bin: &Path, cwd: &Path, args: &[&str], cache_dir: &Path) -> Server {
         let mut child = Command::new(bin)
             .args(args)
             .current_dir(cwd)
+            .env("CODECTX_CACHE_DIR", cache_dir)
             .env("CODECTX_TEST_COMMANDS", "1")
             .env(
                 "CODECTX_LOG",

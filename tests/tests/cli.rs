@@ -2,7 +2,9 @@
 //! on scratch repos made in a temp directory, checking output, exit codes and what discovery
 //! skips.
 
-use codectx_e2e::cli_support::{copy_tree, fixture_repo, line_col_of, run, run_in, TempDir};
+use codectx_e2e::cli_support::{
+    copy_tree, fixture_repo, line_col_of, run, run_in, run_with_cache, TempDir,
+};
 
 fn py_shop() -> String {
     fixture_repo("py_shop").display().to_string()
@@ -436,6 +438,10 @@ fn context_output_into_a_closed_pipe_ends_quietly() {
         .args(["context", "--root"])
         .arg(fixture_repo("py_shop"))
         .arg("fix the crash in DatabaseClient.connect when the URL is empty")
+        .env(
+            "CODECTX_CACHE_DIR",
+            codectx_e2e::cli_support::test_cache_dir(),
+        )
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -478,4 +484,82 @@ fn bench_lsp_drives_the_server_through_edits_and_context_requests() {
     ] {
         assert!(report[field].as_f64().unwrap() > 0.0, "{field}: {report:#}");
     }
+}
+
+#[test]
+fn a_second_run_reuses_the_syntax_cache_and_answers_the_same() {
+    let repo = TempDir::new("cache-repo");
+    copy_tree(&fixture_repo("py_shop"), repo.path());
+    let cache = TempDir::new("cache-dir");
+    let root = repo.path().display().to_string();
+    let index = |extra: &[&str]| {
+        let mut args = vec!["index", "--json", "--root", &root];
+        args.extend_from_slice(extra);
+        let out = run_with_cache(repo.path(), &args, cache.path());
+        assert_eq!(out.code, 0, "{out:#?}");
+        out.json()
+    };
+    let task = "fix the crash in DatabaseClient.connect when the URL is empty";
+    let context = || {
+        let out = run_with_cache(
+            repo.path(),
+            &["context", "--root", &root, task],
+            cache.path(),
+        );
+        assert_eq!(out.code, 0, "{out:#?}");
+        out.stdout
+    };
+
+    let cold = index(&[]);
+    let files = cold["total"]["files"].as_u64().unwrap();
+    assert_eq!(cold["cache"]["reused"], 0, "{cold:#}");
+    assert_eq!(cold["cache"]["parsed"], files, "{cold:#}");
+    assert_eq!(cold["cache"]["wrote"], true, "{cold:#}");
+    let cold_answer = context();
+
+    let warm = index(&[]);
+    assert_eq!(
+        warm["total"], cold["total"],
+        "the same counts from the cache"
+    );
+    // Empty files share one entry, so they are parsed again; every other file is reused.
+    let parsed = warm["cache"]["parsed"].as_u64().unwrap();
+    assert_eq!(warm["cache"]["reused"].as_u64().unwrap() + parsed, files);
+    assert!(parsed < files / 4, "{warm:#}");
+    assert_eq!(warm["cache"]["wrote"], false, "{warm:#}");
+    assert_eq!(
+        context(),
+        cold_answer,
+        "the cache does not change the answer"
+    );
+
+    // An edited file is parsed again, and what it now defines is found.
+    repo.write(
+        "shop/db.py",
+        "class DatabaseClient:\n    def reconnect_later(self):\n        pass\n",
+    );
+    let edited = index(&[]);
+    assert_eq!(
+        edited["cache"]["parsed"].as_u64().unwrap(),
+        parsed + 1,
+        "{edited:#}"
+    );
+    assert_eq!(edited["cache"]["wrote"], true, "{edited:#}");
+    let out = run_with_cache(
+        repo.path(),
+        &["symbols", "reconnect_later", "--root", &root],
+        cache.path(),
+    );
+    assert!(out.stdout.contains("shop/db.py"), "{out:#?}");
+
+    // A damaged cache is ignored, and `--no-cache` neither reads nor writes one.
+    for entry in std::fs::read_dir(cache.path()).unwrap() {
+        std::fs::write(entry.unwrap().path(), b"garbage").unwrap();
+    }
+    let damaged = index(&[]);
+    assert_eq!(damaged["cache"]["reused"], 0, "{damaged:#}");
+    assert_eq!(damaged["total"]["files"], files, "{damaged:#}");
+    let off = index(&["--no-cache"]);
+    assert!(off["cache"].is_null(), "{off:#}");
+    assert_eq!(off["total"], index(&[])["total"]);
 }

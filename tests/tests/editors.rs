@@ -36,6 +36,11 @@ fn have(program: &str) -> bool {
 /// Runs a command to completion within `limit`, capturing its output.
 fn run_with_limit(command: &mut Command, limit: Duration) -> Output {
     let mut child = command
+        // The servers the clients start keep their syntax cache out of the user's home.
+        .env(
+            "CODECTX_CACHE_DIR",
+            std::env::temp_dir().join("codectx-e2e-cache"),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

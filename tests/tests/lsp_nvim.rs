@@ -39,6 +39,10 @@ fn neovim_finds_definition_and_workspace_symbols() {
         .arg(format!("luafile {}", script.display()))
         .current_dir(&root)
         .env(
+            "CODECTX_CACHE_DIR",
+            std::env::temp_dir().join("codectx-e2e-cache"),
+        )
+        .env(
             "CODECTX_BIN",
             server_bin(env!("CARGO_BIN_EXE_codectx-e2e-server")),
         )

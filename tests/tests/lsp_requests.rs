@@ -262,6 +262,7 @@ fn commands_report_status_reindex_and_assemble_context() {
         "skipped",
         "indexMs",
         "memoryBytes",
+        "syntaxCache",
     ] {
         assert!(status.get(key).is_some(), "{key} missing from {status}");
     }
@@ -446,4 +447,45 @@ fn context_follows_edits_whether_asked_at_once_or_after_the_background_refresh()
         "{symbols:?}"
     );
     assert!(server.shutdown().success());
+}
+
+#[test]
+fn a_restarted_server_reuses_the_syntax_cache_of_the_last_one() {
+    let root = py_shop();
+    let cache = codectx_e2e::TempDir::new("server-cache");
+    let start = || {
+        let mut server = Server::spawn_with_cache(&bin(), &root, &["serve"], cache.path());
+        server.initialize(&[&root], capabilities(), Value::Null);
+        let status = server.wait_ready();
+        assert_eq!(status["state"], "ready", "{status}");
+        (server, status)
+    };
+    let (first, cold) = start();
+    let files = cold["files"].as_u64().unwrap();
+    assert_eq!(cold["syntaxCache"], json!({"reused": 0, "parsed": files}));
+    // The cache is written after the server reports ready.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let written = || {
+        std::fs::read_dir(cache.path()).unwrap().any(|entry| {
+            let name = entry.unwrap().file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("syntax-") && name.ends_with(".bin")
+        })
+    };
+    while !written() {
+        assert!(std::time::Instant::now() < deadline, "no cache written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(first.shutdown().success());
+
+    let (second, warm) = start();
+    for key in ["files", "definitions", "references"] {
+        assert_eq!(warm[key], cold[key], "{key}");
+    }
+    let reused = warm["syntaxCache"]["reused"].as_u64().unwrap();
+    let parsed = warm["syntaxCache"]["parsed"].as_u64().unwrap();
+    assert_eq!(reused + parsed, files, "{warm}");
+    // Only empty files (one shared entry) are parsed again.
+    assert!(parsed < files / 4, "{warm}");
+    assert!(second.shutdown().success());
 }

@@ -6,13 +6,16 @@ mod line_index;
 
 pub use line_index::{LineCol, LineIndex};
 pub use rustc_hash::{FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
 
 /// A file known to the index. Ids are never reused while the index lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileId(pub u32);
 
 /// A half-open byte range `[start, end)` into a file's UTF-8 text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct TextRange {
     pub start: u32,
     pub end: u32,

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::RootArgs;
 use crate::base::{FileId, LineCol};
-use crate::index::{FilePosition, Index, IndexConfig};
+use crate::index::{cache, FilePosition, Index, IndexConfig, SyntaxCache};
 use crate::languages::Language;
 use crate::syntax::{self, Def};
 
@@ -62,7 +62,49 @@ pub(super) fn index_config(root: &RootArgs) -> IndexConfig {
 
 pub(super) fn build_index(root: &RootArgs) -> Result<Index, CliError> {
     let dir = resolve_root(root)?;
-    Ok(Index::build(vec![dir], &index_config(root)))
+    Ok(build_index_at(&dir, root).0)
+}
+
+/// How an index build used the syntax cache.
+#[derive(Debug, Serialize)]
+pub(super) struct CacheReport {
+    path: String,
+    /// Files whose extraction came from the cache.
+    reused: usize,
+    /// Files parsed.
+    parsed: usize,
+    /// Whether the cache was rewritten (it is left alone when nothing changed).
+    wrote: bool,
+}
+
+/// Indexes a resolved root, reusing and then updating the syntax cache unless `--no-cache`
+/// (or `CODECTX_CACHE_DIR=off`). A cache that cannot be written is reported on stderr.
+pub(super) fn build_index_at(dir: &Path, root: &RootArgs) -> (Index, Option<CacheReport>) {
+    let roots = vec![dir.to_owned()];
+    let cache = (!root.no_cache)
+        .then(cache::default_dir)
+        .flatten()
+        .and_then(|cache_dir| SyntaxCache::open(&cache_dir, &roots));
+    let index = Index::build_cached(roots, &index_config(root), cache.as_ref());
+    let report = cache.map(|cache| {
+        let stats = cache.stats();
+        let wrote = cache
+            .save(index.files().map(|(_, file)| &**file))
+            .unwrap_or_else(|err| {
+                eprintln!(
+                    "codectx: cannot write the syntax cache {}: {err}",
+                    cache.path().display()
+                );
+                false
+            });
+        CacheReport {
+            path: cache.path().display().to_string(),
+            reused: stats.hits,
+            parsed: stats.misses,
+            wrote,
+        }
+    });
+    (index, report)
 }
 
 pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
@@ -104,6 +146,8 @@ struct IndexReport {
     wall_ms: f64,
     mb_per_s: f64,
     peak_rss_bytes: Option<u64>,
+    /// `null` with `--no-cache` or when no cache directory is known.
+    cache: Option<CacheReport>,
 }
 
 /// Whether a definition has a function or method among its enclosing definitions.
@@ -151,7 +195,7 @@ pub fn count_by_language(
 pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
     let dir = resolve_root(root)?;
     let started = Instant::now();
-    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let (index, cache) = build_index_at(&dir, root);
     let wall = started.elapsed();
     let (languages, total) = count_by_language(&index);
     let total_bytes = total.bytes;
@@ -167,6 +211,7 @@ pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
         wall_ms: wall.as_secs_f64() * 1000.0,
         mb_per_s: total_bytes as f64 / 1e6 / wall.as_secs_f64().max(1e-9),
         peak_rss_bytes: peak_rss_bytes(),
+        cache,
     };
     if json {
         return print_json(&report);
@@ -204,6 +249,22 @@ pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
             .map(|(reason, n)| format!("{reason} {n}"))
             .collect();
         writeln!(out, "skipped: {}", parts.join(", ")).unwrap();
+    }
+    match &report.cache {
+        Some(cache) => writeln!(
+            out,
+            "syntax cache: {} files reused, {} parsed, {} ({})",
+            cache.reused,
+            cache.parsed,
+            if cache.wrote {
+                "rewritten"
+            } else {
+                "unchanged"
+            },
+            cache.path
+        )
+        .unwrap(),
+        None => writeln!(out, "syntax cache: off").unwrap(),
     }
     writeln!(
         out,
@@ -344,7 +405,7 @@ pub(super) fn file_for_cli_path(
 pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<(), CliError> {
     let (path, line, col) = parse_location(location)?;
     let dir = resolve_root(root)?;
-    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let (index, _) = build_index_at(&dir, root);
     let file = file_for_cli_path(&index, &dir, Path::new(&path), None)?;
     let data = index.file(file).expect("file id from the index");
     // Columns count characters, as editors show them.

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::commands::{file_for_cli_path, index_config, resolve_root};
+use super::commands::{build_index_at, file_for_cli_path, resolve_root};
 use super::{CliError, RootArgs};
 use crate::engine::{ContextRequest, Engine, Format, IntentKind, Tokenizer};
-use crate::index::{FilePosition, Index};
+use crate::index::FilePosition;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn context(
@@ -44,7 +44,7 @@ pub(super) fn context(
     let dir = resolve_root(root)?;
     // The BPE tables load while the repository is indexed.
     let warm = std::thread::spawn(move || crate::engine::tokens::warm_up(tokenizer));
-    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let (index, _) = build_index_at(&dir, root);
     let _ = warm.join();
     let mut request = ContextRequest::new(task);
     request.budget = budget;

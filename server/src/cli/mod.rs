@@ -40,6 +40,10 @@ pub struct RootArgs {
     /// Leave out paths matching this gitignore-style glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// Parse every file instead of reusing the syntax cache of earlier runs (kept in
+    /// $CODECTX_CACHE_DIR, else $XDG_CACHE_HOME/codectx or ~/.cache/codectx).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Subcommand, Debug)]

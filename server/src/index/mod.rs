@@ -3,8 +3,9 @@
 //!
 //! Invariant: per-file data is replaceable; after any sequence of `set_file`/`remove_file`
 //! calls the tables equal those of a fresh build over the same files (checked by a
-//! property test). No LSP types; offsets are bytes; no IO outside `walk`.
+//! property test). No LSP types; offsets are bytes; no IO outside `walk` and `cache`.
 
+pub mod cache;
 mod dump;
 mod file;
 mod graph;
@@ -16,6 +17,7 @@ pub mod walk;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use cache::{CacheStats, SyntaxCache};
 pub use file::FileData;
 pub use graph::ImportGraph;
 pub use navigate::NavTarget;
@@ -140,17 +142,27 @@ impl Index {
 
     /// Indexes every supported file under the roots, in parallel.
     pub fn build(roots: Vec<PathBuf>, config: &IndexConfig) -> Index {
-        Index::build_with_progress(roots, config, &|_, _| {})
+        Index::build_with_progress(roots, config, None, &|_, _| {})
     }
 
-    /// Like [`Index::build`], calling `progress(done, total)` as files are analyzed.
+    /// Like [`Index::build`], taking the extraction of files the cache has seen from it.
+    pub fn build_cached(
+        roots: Vec<PathBuf>,
+        config: &IndexConfig,
+        cache: Option<&SyntaxCache>,
+    ) -> Index {
+        Index::build_with_progress(roots, config, cache, &|_, _| {})
+    }
+
+    /// Like [`Index::build_cached`], calling `progress(done, total)` as files are analyzed.
     pub fn build_with_progress(
         roots: Vec<PathBuf>,
         config: &IndexConfig,
+        cache: Option<&SyntaxCache>,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Index {
         let mut index = Index::new(roots);
-        let crawl = walk::crawl(&index.roots, config, progress);
+        let crawl = walk::crawl(&index.roots, config, cache, progress);
         index.skipped = crawl.skipped;
         index.manifests = crawl.manifests;
         for file in crawl.files {

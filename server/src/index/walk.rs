@@ -13,8 +13,11 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use super::cache::SyntaxCache;
 use super::{FileData, Manifest, Skipped};
+use crate::base::is_test_path;
 use crate::languages::Language;
+use crate::syntax;
 
 /// Directories that hold dependencies, pruned wherever they are.
 pub const VENDORED_DIRS: &[&str] = &[
@@ -347,9 +350,11 @@ pub fn read_source_of(
 }
 
 /// Walks the roots and analyzes every source file on all cores.
+/// Files whose text the cache has seen are not parsed again.
 pub fn crawl(
     roots: &[PathBuf],
     config: &IndexConfig,
+    cache: Option<&SyntaxCache>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Crawl {
     let (candidates, mut skipped) = discover(roots, config);
@@ -358,7 +363,7 @@ pub fn crawl(
     let results: Vec<Result<Loaded, Skipped>> = candidates
         .par_iter()
         .map(|candidate| {
-            let res = load(candidate, config);
+            let res = load(candidate, config, cache);
             let done = n_done.fetch_add(1, Ordering::Relaxed) + 1;
             if done % 64 == 0 || done == total {
                 progress(done, total);
@@ -387,8 +392,13 @@ pub enum Loaded {
     Manifest(Manifest),
 }
 
-/// Reads and analyzes one discovered file, by the walk's rules (size, text, minified code).
-pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
+/// Reads and analyzes one discovered file, by the walk's rules (size, text, minified code),
+/// taking its extraction from the cache when the cache has seen its text.
+pub fn load(
+    candidate: &Candidate,
+    config: &IndexConfig,
+    cache: Option<&SyntaxCache>,
+) -> Result<Loaded, Skipped> {
     let text = read_source_of(
         &candidate.abs_path,
         &candidate.rel_path,
@@ -401,12 +411,20 @@ pub fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipp
     })?;
     let text: Arc<str> = Arc::from(text);
     Ok(match candidate.lang {
-        Some(lang) => Loaded::Source(Box::new(FileData::analyze(
-            candidate.root,
-            candidate.rel_path.as_str().into(),
-            lang,
-            text,
-        ))),
+        Some(lang) => {
+            let path: Box<str> = candidate.rel_path.as_str().into();
+            let is_test = is_test_path(&path);
+            let syntax = cache
+                .and_then(|cache| cache.take(lang, is_test, &text))
+                .unwrap_or_else(|| syntax::analyze(lang, &text, is_test));
+            Loaded::Source(Box::new(FileData::from_syntax(
+                candidate.root,
+                path,
+                lang,
+                text,
+                syntax,
+            )))
+        }
         None => Loaded::Manifest(Manifest {
             root: candidate.root,
             path: candidate.rel_path.as_str().into(),

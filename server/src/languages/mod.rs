@@ -10,6 +10,8 @@ pub use registry::{CaptureRole, LanguageConfig, VisibilityRule};
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// A language the index understands. TypeScript and TSX are separate grammars.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
@@ -106,7 +108,7 @@ impl fmt::Display for Language {
 }
 
 /// What a definition is. The names follow tree-sitter's `@definition.<kind>` vocabulary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DefKind {
     Function,
     Method,

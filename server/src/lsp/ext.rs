@@ -60,6 +60,15 @@ pub struct StatusResult {
     pub skipped: BTreeMap<&'static str, usize>,
     pub index_ms: u64,
     pub memory_bytes: Option<u64>,
+    /// How the last finished build used the syntax cache; `null` when the cache is off.
+    pub syntax_cache: Option<SyntaxCacheStatus>,
+}
+
+/// Files of a build whose extraction came from the syntax cache, and files parsed.
+#[derive(Debug, Serialize)]
+pub struct SyntaxCacheStatus {
+    pub reused: usize,
+    pub parsed: usize,
 }
 
 /// Arguments of `codectx.test.sleep`.

@@ -14,18 +14,22 @@ use std::time::Instant;
 use rayon::prelude::*;
 use tower_lsp_server::ls_types::{MessageType, ProgressToken, Uri};
 
-use super::ext::StatusResult;
+use super::ext::{StatusResult, SyntaxCacheStatus};
 use super::state::{Shared, World};
 use crate::base::is_test_path;
 use crate::documents::DETACHED_ROOT;
 use crate::index::walk::{self, Candidate, Loaded, MANIFEST_NAMES};
-use crate::index::{FileData, Index, IndexConfig, Skipped};
+use crate::index::{cache, FileData, Index, IndexConfig, Skipped, SyntaxCache};
 
 const CHUNK_SIZE: usize = 256;
 
 /// Reads and analyzes one discovered file ([`walk::load`]), logging why it was left out.
-fn load(candidate: &Candidate, config: &IndexConfig) -> Result<Loaded, Skipped> {
-    walk::load(candidate, config).inspect_err(|skip| {
+fn load(
+    candidate: &Candidate,
+    config: &IndexConfig,
+    cache: Option<&SyntaxCache>,
+) -> Result<Loaded, Skipped> {
+    walk::load(candidate, config, cache).inspect_err(|skip| {
         tracing::info!(path = %skip.path.display(), reason = %skip.reason, "skipped file");
     })
 }
@@ -70,7 +74,7 @@ fn thousands(number: usize) -> String {
 pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
     let generation = shared.generation.fetch_add(1, Ordering::SeqCst) + 1;
     shared.n_jobs.fetch_add(1, Ordering::SeqCst);
-    let finished = index_workspace_inner(&shared, generation, live).await;
+    let (finished, cache) = index_workspace_inner(&shared, generation, live).await;
     if finished {
         // Build the index's lazy tables and the context engine's search tables and load the BPE
         // tables now, so that the
@@ -89,9 +93,41 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         // Even a superseded first build ends the wait: the newer build answers from then on.
         shared.ready.send_replace(true);
     }
+    if let (true, Some(cache)) = (finished, cache) {
+        let files: Vec<Arc<FileData>> = shared
+            .read()
+            .index
+            .files()
+            .map(|(_, file)| Arc::clone(file))
+            .collect();
+        let _ = tokio::task::spawn_blocking(move || save_cache(&cache, &files)).await;
+    }
 }
 
-async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool) -> bool {
+/// Writes the syntax cache after a build (outside the world's lock), logging what it reused.
+fn save_cache(cache: &SyntaxCache, files: &[Arc<FileData>]) {
+    let stats = cache.stats();
+    match cache.save(files.iter().map(|file| &**file)) {
+        Ok(wrote) => tracing::info!(
+            path = %cache.path().display(),
+            reused = stats.hits,
+            parsed = stats.misses,
+            wrote,
+            "syntax cache"
+        ),
+        Err(err) => {
+            tracing::warn!(path = %cache.path().display(), "cannot write the syntax cache: {err}")
+        }
+    }
+}
+
+/// Builds the index; returns whether the build finished, and the syntax cache it read (to be
+/// saved once the index is warm).
+async fn index_workspace_inner(
+    shared: &Arc<Shared>,
+    generation: u64,
+    live: bool,
+) -> (bool, Option<Arc<SyntaxCache>>) {
     let started = Instant::now();
     let (roots, config) = {
         let mut world = shared.write();
@@ -127,12 +163,16 @@ async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool
 
     let discover_roots = roots.clone();
     let discover_config = config.clone();
-    let discovered =
-        tokio::task::spawn_blocking(move || walk::discover(&discover_roots, &discover_config))
-            .await;
-    let Ok((candidates, mut skipped)) = discovered else {
+    let discovered = tokio::task::spawn_blocking(move || {
+        let cache = cache::default_dir()
+            .and_then(|dir| SyntaxCache::open(&dir, &discover_roots))
+            .map(Arc::new);
+        (walk::discover(&discover_roots, &discover_config), cache)
+    })
+    .await;
+    let Ok(((candidates, mut skipped), cache)) = discovered else {
         tracing::error!("file discovery failed");
-        return false;
+        return (false, None);
     };
     let total = candidates.len();
     let mut aside = (!live).then(|| Index::new(roots.clone()));
@@ -144,16 +184,17 @@ async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool
             if let Some(progress) = progress {
                 progress.finish_with_message("superseded").await;
             }
-            return false;
+            return (false, None);
         }
         let chunk_end = (n_done + CHUNK_SIZE).min(total);
         let chunk_candidates = Arc::clone(&candidates);
         let chunk_config = config.clone();
+        let chunk_cache = cache.clone();
         let chunk_start = n_done;
         let loaded = tokio::task::spawn_blocking(move || {
             chunk_candidates[chunk_start..chunk_end]
                 .par_iter()
-                .map(|candidate| load(candidate, &chunk_config))
+                .map(|candidate| load(candidate, &chunk_config, chunk_cache.as_deref()))
                 .collect::<Vec<_>>()
         })
         .await
@@ -179,7 +220,7 @@ async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool
     let summary = {
         let mut world = shared.write();
         if shared.generation.load(Ordering::SeqCst) != generation {
-            return false;
+            return (false, None);
         }
         if let Some(index) = aside {
             world.index = index;
@@ -187,6 +228,7 @@ async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool
         }
         world.skipped = skipped;
         world.index_ms = started.elapsed().as_millis() as u64;
+        world.cache_stats = cache.as_ref().map(|cache| cache.stats());
         skipped_summary(&world)
     };
     if let Some(progress) = progress {
@@ -197,7 +239,7 @@ async fn index_workspace_inner(shared: &Arc<Shared>, generation: u64, live: bool
     if let Some(summary) = summary {
         shared.client.log_message(MessageType::INFO, summary).await;
     }
-    true
+    (true, cache)
 }
 
 /// An empty index over the world's roots.
@@ -308,7 +350,7 @@ pub fn refresh_paths(world: &mut World, targets: &[PathBuf]) {
                 .documents
                 .is_open_at(candidate.root, &candidate.rel_path)
         })
-        .map(|candidate| load(candidate, &config))
+        .map(|candidate| load(candidate, &config, None))
         .collect();
     for item in &loaded {
         match item {
@@ -360,6 +402,10 @@ pub fn status(shared: &Shared, world: &World) -> StatusResult {
         skipped,
         index_ms: world.index_ms,
         memory_bytes: current_rss_bytes(),
+        syntax_cache: world.cache_stats.map(|stats| SyntaxCacheStatus {
+            reused: stats.hits,
+            parsed: stats.misses,
+        }),
     }
 }
 

@@ -45,6 +45,8 @@ pub struct World {
     pub config: Config,
     pub skipped: Vec<Skipped>,
     pub index_ms: u64,
+    /// How the last finished build used the syntax cache (`None` when it was off).
+    pub cache_stats: Option<crate::index::CacheStats>,
     pub encoding: Encoding,
     /// Configuration errors found before the client could be told (shown in `initialized`).
     pub pending_messages: Vec<String>,

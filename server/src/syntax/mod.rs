@@ -13,11 +13,13 @@ pub use extract::{extract, extract_incremental, TextChange, STATEMENTS_NAME};
 use std::cell::RefCell;
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use crate::base::{LineIndex, TextRange};
 use crate::languages::{DefKind, Language};
 
 /// A definition found in a file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Def {
     pub name: Box<str>,
     pub kind: DefKind,
@@ -42,7 +44,7 @@ pub struct Def {
 }
 
 /// One imported name of an import statement.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportedName {
     pub name: Box<str>,
     pub alias: Option<Box<str>>,
@@ -56,7 +58,7 @@ impl ImportedName {
 }
 
 /// An import (or re-export) statement, one per module specifier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
     pub range: TextRange,
     /// The module specifier as written (`.models`, `./cart`, `crate::store`, `github.com/a/b`).
@@ -69,7 +71,7 @@ pub struct Import {
 }
 
 /// An identifier that is used, not defined. Its text is `text[range]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ref {
     pub range: TextRange,
     pub call: bool,
@@ -81,7 +83,7 @@ pub struct Ref {
 /// `client: Client`), a variable set to a constructed value (`x = Foo()`, `new Foo()`,
 /// `Foo::new()`, `&Foo{}`), or a member of a type (a struct field, `self.x = Foo()`). It
 /// lets `x.method()` be resolved to the type's method.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binding {
     /// The bound name's range.
     pub name: TextRange,
@@ -99,14 +101,14 @@ pub struct Binding {
 }
 
 /// A syntax error recovered from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SyntaxIssue {
     pub range: TextRange,
     pub message: Box<str>,
 }
 
 /// Everything extracted from one file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileSyntax {
     /// Sorted by start, parents before children.
     pub defs: Vec<Def>,

@@ -1,0 +1,454 @@
+//! The syntax cache: what extraction made of each file, kept on disk between runs and keyed
+//! by the file's content, so that a later run parses only the files that changed.
+//!
+//! Invariant: a cache entry is only ever used for text whose 128-bit content hash (with the
+//! language and the test flag extraction was given) matches, and only when every range in it
+//! lies on the text's character boundaries. A cache written by another build of codectx, or
+//! damaged, or unreadable, is ignored with a logged reason; nothing here can fail a build.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
+
+use super::FileData;
+use crate::base::{is_test_path, FxHashMap, TextRange};
+use crate::languages::Language;
+use crate::syntax::FileSyntax;
+
+/// The environment variable naming the cache directory; `off` (or empty) turns the cache off.
+pub const CACHE_DIR_ENV: &str = "CODECTX_CACHE_DIR";
+
+const MAGIC: &[u8; 8] = b"CDXSYN01";
+/// Magic, build identity, payload checksum and payload length, 8 bytes each.
+const HEADER_LEN: usize = 32;
+/// Caches above this size are not read (a 20,000-file workspace writes about 60 MB).
+const MAX_CACHE_BYTES: u64 = 1 << 30;
+
+/// The key of one file's extraction: its text, its language and whether it is a test file.
+pub fn content_key(lang: Language, is_test: bool, text: &str) -> u128 {
+    let seed = ((lang as u128) << 1) | is_test as u128;
+    xxh3_128(text.as_bytes()) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+}
+
+/// The cache directory: `$CODECTX_CACHE_DIR`, else `$XDG_CACHE_HOME/codectx`, else
+/// `~/.cache/codectx` (`%LOCALAPPDATA%\codectx` on Windows). `None` when turned off or when
+/// no home is known.
+pub fn default_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CACHE_DIR_ENV) {
+        if dir.is_empty() || dir == "off" {
+            return None;
+        }
+        return Some(PathBuf::from(dir));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .or_else(|| std::env::var_os("LOCALAPPDATA").map(PathBuf::from))?;
+    Some(base.join("codectx"))
+}
+
+/// What this build of codectx writes: its version and the size and modification time of its
+/// executable, so that any rebuild (new queries, new extraction) starts a fresh cache.
+fn build_identity() -> Option<u64> {
+    let exe = std::env::current_exe().ok()?;
+    let meta = fs::metadata(exe).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    let identity = format!(
+        "{} {} {}.{:09}",
+        env!("CARGO_PKG_VERSION"),
+        meta.len(),
+        modified.as_secs(),
+        modified.subsec_nanos()
+    );
+    Some(xxh3_64(identity.as_bytes()))
+}
+
+/// How a run used the cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Entries read from disk.
+    pub loaded: usize,
+    /// Files whose extraction came from the cache.
+    pub hits: usize,
+    /// Files parsed because the cache had no (usable) entry for them.
+    pub misses: usize,
+}
+
+/// A loaded syntax cache for one set of workspace roots.
+pub struct SyntaxCache {
+    path: PathBuf,
+    identity: u64,
+    /// Taken out as files use them (`None` once taken).
+    entries: Mutex<FxHashMap<u128, Option<FileSyntax>>>,
+    /// The keys read from disk, sorted: a save is skipped when the index holds exactly these.
+    loaded_keys: Vec<u128>,
+    hits: AtomicUsize,
+    misses: AtomicUsize,
+}
+
+impl SyntaxCache {
+    /// Opens the cache of these roots under `dir`, reading what an earlier run saved. `None`
+    /// when this build's identity is unknown (then nothing could be checked).
+    pub fn open(dir: &Path, roots: &[PathBuf]) -> Option<SyntaxCache> {
+        let identity = build_identity()?;
+        let mut roots_key = String::new();
+        for root in roots {
+            roots_key.push_str(&root.to_string_lossy());
+            roots_key.push('\n');
+        }
+        let path = dir.join(format!("syntax-{:016x}.bin", xxh3_64(roots_key.as_bytes())));
+        let entries = match read_entries(&path, identity) {
+            Ok(entries) => {
+                if !entries.is_empty() {
+                    mark_used(&path);
+                }
+                entries
+            }
+            Err(reason) => {
+                tracing::info!(path = %path.display(), %reason, "not using the syntax cache");
+                Vec::new()
+            }
+        };
+        let mut loaded_keys: Vec<u128> = entries.iter().map(|(key, _)| *key).collect();
+        loaded_keys.sort_unstable();
+        loaded_keys.dedup();
+        let entries = entries
+            .into_iter()
+            .map(|(key, syntax)| (key, Some(syntax)))
+            .collect();
+        Some(SyntaxCache {
+            path,
+            identity,
+            entries: Mutex::new(entries),
+            loaded_keys,
+            hits: AtomicUsize::new(0),
+            misses: AtomicUsize::new(0),
+        })
+    }
+
+    /// The file the cache lives in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The extraction of `text` saved by an earlier run, taken out of the cache (a second
+    /// file with the same text is parsed again). Counts a hit or a miss.
+    pub fn take(&self, lang: Language, is_test: bool, text: &str) -> Option<FileSyntax> {
+        let key = content_key(lang, is_test, text);
+        let syntax = self
+            .entries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get_mut(&key)
+            .and_then(Option::take)
+            .filter(|syntax| fits(syntax, text));
+        let counter = if syntax.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        syntax
+    }
+
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            loaded: self.loaded_keys.len(),
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Writes the extraction of `files` (an index's), replacing what was read, unless they are
+    /// exactly the texts read. Returns whether it wrote. The file is written
+    /// aside and renamed, so a concurrent reader sees the old cache or the new one.
+    pub fn save<'a>(&self, files: impl IntoIterator<Item = &'a FileData>) -> io::Result<bool> {
+        let mut entries: Vec<(u128, &FileSyntax)> = files
+            .into_iter()
+            .map(|file| {
+                let is_test = is_test_path(&file.path);
+                (content_key(file.lang, is_test, &file.text), &file.syntax)
+            })
+            .collect();
+        entries.sort_unstable_by_key(|(key, _)| *key);
+        entries.dedup_by_key(|(key, _)| *key);
+        if entries.len() == self.loaded_keys.len()
+            && entries
+                .iter()
+                .zip(&self.loaded_keys)
+                .all(|((key, _), loaded)| key == loaded)
+        {
+            return Ok(false);
+        }
+        let payload = postcard::to_stdvec(&entries).map_err(io::Error::other)?;
+        let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&self.identity.to_le_bytes());
+        bytes.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let aside = self
+            .path
+            .with_extension(format!("{}.tmp", std::process::id()));
+        let written = fs::File::create(&aside)
+            .and_then(|mut file| file.write_all(&bytes))
+            .and_then(|()| fs::rename(&aside, &self.path));
+        if written.is_err() {
+            let _ = fs::remove_file(&aside);
+        }
+        written?;
+        if let Some(dir) = self.path.parent() {
+            prune(dir);
+        }
+        Ok(true)
+    }
+}
+
+/// Caches unused this long are deleted when another cache in their directory is written.
+const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
+/// A cache's modification time is brought forward on reading once it is this old.
+const MARK_AFTER: Duration = Duration::from_secs(24 * 3600);
+
+fn age(meta: &fs::Metadata) -> Option<Duration> {
+    SystemTime::now().duration_since(meta.modified().ok()?).ok()
+}
+
+/// Records that a cache was read, so that pruning keeps it.
+fn mark_used(path: &Path) {
+    let stale = fs::metadata(path)
+        .ok()
+        .and_then(|meta| age(&meta))
+        .is_some_and(|age| age > MARK_AFTER);
+    if stale {
+        let _ = fs::File::options()
+            .write(true)
+            .open(path)
+            .and_then(|file| file.set_modified(SystemTime::now()));
+    }
+}
+
+/// Deletes the caches of workspaces not indexed for [`UNUSED_FOR`], and files left aside by
+/// writers that died (older than a day).
+fn prune(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !name.starts_with("syntax-") {
+            continue;
+        }
+        let limit = if name.ends_with(".tmp") {
+            MARK_AFTER
+        } else if name.ends_with(".bin") {
+            UNUSED_FOR
+        } else {
+            continue;
+        };
+        if entry
+            .metadata()
+            .ok()
+            .and_then(|meta| age(&meta))
+            .is_some_and(|age| age > limit)
+        {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Reads and checks a cache file.
+fn read_entries(path: &Path, identity: u64) -> Result<Vec<(u128, FileSyntax)>, String> {
+    let len = match fs::metadata(path) {
+        Ok(meta) => meta.len(),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(err.to_string()),
+    };
+    if len > MAX_CACHE_BYTES {
+        return Err(format!("{len} bytes is over the limit"));
+    }
+    let bytes = fs::read(path).map_err(|err| err.to_string())?;
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err("not a codectx syntax cache of this format".to_owned());
+    }
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
+    if word(8) != identity {
+        return Err("written by another build of codectx".to_owned());
+    }
+    let payload = &bytes[HEADER_LEN..];
+    if word(24) != payload.len() as u64 || word(16) != xxh3_64(payload) {
+        return Err("damaged (length or checksum)".to_owned());
+    }
+    postcard::from_bytes(payload).map_err(|err| format!("undecodable: {err}"))
+}
+
+/// Whether every range of an extraction lies on `text`'s character boundaries, and every
+/// parent index points at an earlier definition.
+fn fits(syntax: &FileSyntax, text: &str) -> bool {
+    let ok = |range: &TextRange| {
+        range.start <= range.end
+            && text.is_char_boundary(range.start as usize)
+            && text.is_char_boundary(range.end as usize)
+    };
+    syntax.defs.iter().enumerate().all(|(idx, def)| {
+        ok(&def.range) && ok(&def.name_range) && def.parent.is_none_or(|p| (p as usize) < idx)
+    }) && syntax.imports.iter().all(|import| ok(&import.range))
+        && syntax
+            .refs
+            .iter()
+            .all(|r| ok(&r.range) && r.receiver.as_ref().is_none_or(ok))
+        && syntax.bindings.iter().all(|binding| ok(&binding.name))
+        && syntax.issues.iter().all(|issue| ok(&issue.range))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Index;
+    use crate::syntax;
+
+    fn repo(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        for (path, text) in files {
+            let path = root.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        (dir, root)
+    }
+
+    const APP: &str = "class Client:\n    def connect(self, url):\n        return open(url)\n";
+    const UTIL: &str = "def helper(x):\n    return x + 1\n";
+
+    fn build(root: &Path, cache_dir: &Path) -> (Index, CacheStats, bool) {
+        let cache = SyntaxCache::open(cache_dir, &[root.to_owned()]).unwrap();
+        let index = Index::build_cached(vec![root.to_owned()], &Default::default(), Some(&cache));
+        let wrote = cache.save(index.files().map(|(_, file)| &**file)).unwrap();
+        (index, cache.stats(), wrote)
+    }
+
+    #[test]
+    fn a_second_run_parses_only_changed_files() {
+        let (tmp, root) = repo(&[("app.py", APP), ("util.py", UTIL)]);
+        let cache_dir = tmp.path().join("cache");
+        let (fresh, stats, wrote) = build(&root, &cache_dir);
+        assert_eq!(
+            (stats.loaded, stats.hits, stats.misses, wrote),
+            (0, 0, 2, true)
+        );
+
+        let (cached, stats, wrote) = build(&root, &cache_dir);
+        assert_eq!(
+            (stats.loaded, stats.hits, stats.misses, wrote),
+            (2, 2, 0, false)
+        );
+        for (_, file) in fresh.files() {
+            let other = cached.file(cached.file_id(0, &file.path).unwrap()).unwrap();
+            assert_eq!(file.syntax, other.syntax);
+        }
+
+        fs::write(root.join("util.py"), "def helper(x):\n    return x + 2\n").unwrap();
+        let (_, stats, wrote) = build(&root, &cache_dir);
+        assert_eq!(
+            (stats.loaded, stats.hits, stats.misses, wrote),
+            (2, 1, 1, true)
+        );
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_cache_is_ignored() {
+        let (tmp, root) = repo(&[("app.py", APP)]);
+        let cache_dir = tmp.path().join("cache");
+        build(&root, &cache_dir);
+        let path = SyntaxCache::open(&cache_dir, std::slice::from_ref(&root))
+            .unwrap()
+            .path()
+            .to_owned();
+        let good = fs::read(&path).unwrap();
+
+        let mut flipped = good.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 0x40;
+        fs::write(&path, &flipped).unwrap();
+        let (_, stats, wrote) = build(&root, &cache_dir);
+        assert_eq!(
+            (stats.loaded, stats.hits, stats.misses, wrote),
+            (0, 0, 1, true)
+        );
+
+        let mut foreign = good.clone();
+        foreign[8] ^= 1;
+        fs::write(&path, &foreign).unwrap();
+        assert_eq!(build(&root, &cache_dir).1.loaded, 0);
+
+        fs::write(&path, b"not a cache").unwrap();
+        assert_eq!(build(&root, &cache_dir).1.loaded, 0);
+    }
+
+    #[test]
+    fn caches_unused_for_a_month_are_pruned_when_another_is_written() {
+        let (tmp, root) = repo(&[("app.py", APP)]);
+        let cache_dir = tmp.path().join("cache");
+        fs::create_dir_all(&cache_dir).unwrap();
+        let old = SystemTime::now() - Duration::from_secs(40 * 24 * 3600);
+        let recent = SystemTime::now() - Duration::from_secs(3 * 24 * 3600);
+        for (name, modified) in [
+            ("syntax-0000000000000001.bin", old),
+            ("syntax-0000000000000002.bin", recent),
+            ("syntax-0000000000000003.bin.77.tmp", recent),
+            ("notes.txt", old),
+        ] {
+            let file = fs::File::create(cache_dir.join(name)).unwrap();
+            file.set_modified(modified).unwrap();
+        }
+        build(&root, &cache_dir);
+        let mut names: Vec<String> = fs::read_dir(&cache_dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let own = SyntaxCache::open(&cache_dir, &[root]).unwrap();
+        let own = own.path().file_name().unwrap().to_string_lossy();
+        assert_eq!(names, ["notes.txt", "syntax-0000000000000002.bin", &own]);
+    }
+
+    #[test]
+    fn an_entry_that_does_not_fit_its_text_is_not_used() {
+        let text = "def é(): pass\n";
+        let mut syntax = syntax::analyze(Language::Python, text, false);
+        assert!(fits(&syntax, text));
+        syntax.defs[0].name_range.end = 5; // inside the two bytes of `é`
+        assert!(!fits(&syntax, text));
+        syntax.defs[0].name_range.end = 999;
+        assert!(!fits(&syntax, text));
+    }
+
+    #[test]
+    fn keys_differ_by_language_and_test_flag() {
+        let keys = [
+            content_key(Language::Python, false, UTIL),
+            content_key(Language::Python, true, UTIL),
+            content_key(Language::JavaScript, false, UTIL),
+            content_key(Language::Python, false, APP),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+}
