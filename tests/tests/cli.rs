@@ -455,6 +455,32 @@ fn context_output_into_a_closed_pipe_ends_quietly() {
 }
 
 #[test]
+fn bench_index_times_a_cold_build_a_bare_parse_and_a_build_from_the_cache() {
+    let out = run(&[
+        "bench",
+        "index",
+        "--root",
+        &py_shop(),
+        "--runs",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    assert!(report["files"].as_u64().unwrap() > 10, "{report:#}");
+    for field in [
+        "index_median_ms",
+        "parse_only_median_ms",
+        "cached_index_median_ms",
+        "ratio_cached_to_cold",
+        "cache_write_ms",
+    ] {
+        assert!(report[field].as_f64().unwrap() > 0.0, "{field}: {report:#}");
+    }
+    assert!(report["cache_bytes"].as_u64().unwrap() > 1000, "{report:#}");
+}
+
+#[test]
 fn bench_lsp_drives_the_server_through_edits_and_context_requests() {
     let out = run(&[
         "bench",

@@ -3,6 +3,7 @@
 //!
 //! Invariant: timing lives here, never in tests.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
@@ -11,7 +12,7 @@ use serde::Serialize;
 
 use super::commands::{count_by_language, index_config, peak_rss_bytes, print_json, resolve_root};
 use super::{CliError, RootArgs};
-use crate::index::{walk, Index};
+use crate::index::{walk, Index, IndexConfig, SyntaxCache};
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
@@ -244,6 +245,11 @@ struct IndexBench {
     parse_only_median_ms: f64,
     parse_only_mb_per_s: f64,
     ratio_to_parse_only: f64,
+    /// Opening the syntax cache and indexing with every file's extraction in it.
+    cached_index_median_ms: f64,
+    ratio_cached_to_cold: f64,
+    cache_bytes: u64,
+    cache_write_ms: f64,
     reindex_largest_file_median_ms: f64,
     largest_file: String,
     largest_file_lines: u32,
@@ -313,6 +319,7 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
     }
     let mut index = last_index.expect("runs >= 1");
     let (_, total) = count_by_language(&index);
+    let cached = bench_cached_index(&dir, &config, &index, runs)?;
 
     // Re-indexing the largest file, as an editor save would.
     let largest = index
@@ -357,6 +364,10 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
         parse_only_median_ms: parse_median.as_secs_f64() * 1e3,
         parse_only_mb_per_s: total.bytes as f64 / 1e6 / parse_median.as_secs_f64(),
         ratio_to_parse_only: index_median.as_secs_f64() / parse_median.as_secs_f64(),
+        cached_index_median_ms: cached.median.as_secs_f64() * 1e3,
+        ratio_cached_to_cold: cached.median.as_secs_f64() / index_median.as_secs_f64(),
+        cache_bytes: cached.bytes,
+        cache_write_ms: cached.write.as_secs_f64() * 1e3,
         reindex_largest_file_median_ms: if reindex_samples.is_empty() {
             0.0
         } else {
@@ -393,6 +404,13 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
         report.ratio_to_parse_only
     );
     println!(
+        "index from the syntax cache (median): {:.1} ms  ({:.2}x cold; cache {:.1} MB, written in {:.0} ms)",
+        report.cached_index_median_ms,
+        report.ratio_cached_to_cold,
+        report.cache_bytes as f64 / 1e6,
+        report.cache_write_ms
+    );
+    println!(
         "re-index largest file ({}, {} lines, median): {:.2} ms",
         report.largest_file, report.largest_file_lines, report.reindex_largest_file_median_ms
     );
@@ -404,6 +422,54 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
         );
     }
     Ok(())
+}
+
+struct CachedIndexBench {
+    median: Duration,
+    bytes: u64,
+    write: Duration,
+}
+
+/// Writes a syntax cache of `index` into a scratch directory, then times opening it and
+/// building the index from it `runs` times (the scratch directory is removed afterwards).
+fn bench_cached_index(
+    dir: &Path,
+    config: &IndexConfig,
+    index: &Index,
+    runs: usize,
+) -> Result<CachedIndexBench, CliError> {
+    let scratch = std::env::temp_dir().join(format!("codectx-bench-cache-{}", std::process::id()));
+    let roots = vec![dir.to_owned()];
+    let measured = (|| {
+        let open = || {
+            SyntaxCache::open(&scratch, &roots)
+                .ok_or_else(|| "this executable's identity is unknown".to_owned())
+        };
+        let cache = open()?;
+        let started = Instant::now();
+        cache
+            .save(index.files().map(|(_, file)| &**file))
+            .map_err(|err| format!("{}: {err}", cache.path().display()))?;
+        let write = started.elapsed();
+        let bytes = std::fs::metadata(cache.path()).map_or(0, |meta| meta.len());
+        let mut samples = Vec::new();
+        for _ in 0..runs {
+            let started = Instant::now();
+            let cache = open()?;
+            let built = Index::build_cached(roots.clone(), config, Some(&cache));
+            samples.push(started.elapsed());
+            if cache.stats().hits == 0 && built.n_files() > 0 {
+                return Err("the cache was not used".to_owned());
+            }
+        }
+        Ok(CachedIndexBench {
+            median: median(samples),
+            bytes,
+            write,
+        })
+    })();
+    let _ = std::fs::remove_dir_all(&scratch);
+    measured.map_err(|err| CliError::Failed(format!("syntax cache: {err}")))
 }
 
 fn bench_lsp(root: &RootArgs, n_edits: usize, burst: usize, json: bool) -> Result<(), CliError> {
