@@ -453,13 +453,14 @@ fn context_follows_edits_whether_asked_at_once_or_after_the_background_refresh()
 fn a_restarted_server_reuses_the_syntax_cache_of_the_last_one() {
     let root = py_shop();
     let cache = codectx_e2e::TempDir::new("server-cache");
-    let start = || {
+    let start_with = |options: Value| {
         let mut server = Server::spawn_with_cache(&bin(), &root, &["serve"], cache.path());
-        server.initialize(&[&root], capabilities(), Value::Null);
+        server.initialize(&[&root], capabilities(), options);
         let status = server.wait_ready();
         assert_eq!(status["state"], "ready", "{status}");
         (server, status)
     };
+    let start = || start_with(Value::Null);
     let (first, cold) = start();
     let files = cold["files"].as_u64().unwrap();
     assert_eq!(cold["syntaxCache"], json!({"reused": 0, "parsed": files}));
@@ -488,4 +489,10 @@ fn a_restarted_server_reuses_the_syntax_cache_of_the_last_one() {
     // Only empty files (one shared entry) are parsed again.
     assert!(parsed < files / 4, "{warm}");
     assert!(second.shutdown().success());
+
+    // The `syntaxCache` setting turns it off.
+    let (third, off) = start_with(json!({"syntaxCache": false}));
+    assert!(off["syntaxCache"].is_null(), "{off}");
+    assert_eq!(off["definitions"], cold["definitions"]);
+    assert!(third.shutdown().success());
 }

@@ -35,7 +35,7 @@ export class Config {
 
   /** Whether a configuration change concerns the server's settings. */
   static affectsServer(event: vscode.ConfigurationChangeEvent): boolean {
-    return ["exclude", "maxFileSize", "languages", "context.defaultBudget", "symbols.limit"].some((key) =>
+    return ["exclude", "maxFileSize", "languages", "context.defaultBudget", "symbols.limit", "syntaxCache"].some((key) =>
       event.affectsConfiguration(`${SECTION}.${key}`),
     );
   }

@@ -85,6 +85,7 @@ export interface ServerSettings {
   languages: string[];
   context: { defaultBudget: number };
   symbols: { limit: number };
+  syntaxCache: boolean;
 }
 
 /** Reads a setting of the `codectx` section (`vscode.WorkspaceConfiguration.get`). */
@@ -101,5 +102,6 @@ export function serverSettings(get: SettingGetter): ServerSettings {
     languages: get<string[]>("languages", []),
     context: { defaultBudget: get<number>("context.defaultBudget", 8000) },
     symbols: { limit: get<number>("symbols.limit", 200) },
+    syntaxCache: get<boolean>("syntaxCache", true),
   };
 }

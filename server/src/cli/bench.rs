@@ -10,7 +10,9 @@ use clap::Subcommand;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::commands::{count_by_language, index_config, peak_rss_bytes, print_json, resolve_root};
+use super::commands::{
+    build_index_at, count_by_language, index_config, peak_rss_bytes, print_json, resolve_root,
+};
 use super::{CliError, RootArgs};
 use crate::index::{walk, Index, IndexConfig, SyntaxCache};
 
@@ -103,7 +105,7 @@ fn bench_context(
     if queries.is_empty() {
         return Err(CliError::Usage("--queries: the file has no tasks".into()));
     }
-    let index = Index::build(vec![dir.clone()], &index_config(root));
+    let (index, _) = build_index_at(&dir, root);
     let engine = crate::engine::Engine::new();
     let started = Instant::now();
     crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
@@ -245,11 +247,12 @@ struct IndexBench {
     parse_only_median_ms: f64,
     parse_only_mb_per_s: f64,
     ratio_to_parse_only: f64,
-    /// Opening the syntax cache and indexing with every file's extraction in it.
-    cached_index_median_ms: f64,
-    ratio_cached_to_cold: f64,
-    cache_bytes: u64,
-    cache_write_ms: f64,
+    /// Opening the syntax cache and indexing with every file's extraction in it (`null`
+    /// with `--no-cache`).
+    cached_index_median_ms: Option<f64>,
+    ratio_cached_to_cold: Option<f64>,
+    cache_bytes: Option<u64>,
+    cache_write_ms: Option<f64>,
     reindex_largest_file_median_ms: f64,
     largest_file: String,
     largest_file_lines: u32,
@@ -319,7 +322,10 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
     }
     let mut index = last_index.expect("runs >= 1");
     let (_, total) = count_by_language(&index);
-    let cached = bench_cached_index(&dir, &config, &index, runs)?;
+    let cached = match root.no_cache {
+        true => None,
+        false => Some(bench_cached_index(&dir, &config, &index, runs)?),
+    };
 
     // Re-indexing the largest file, as an editor save would.
     let largest = index
@@ -364,10 +370,16 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
         parse_only_median_ms: parse_median.as_secs_f64() * 1e3,
         parse_only_mb_per_s: total.bytes as f64 / 1e6 / parse_median.as_secs_f64(),
         ratio_to_parse_only: index_median.as_secs_f64() / parse_median.as_secs_f64(),
-        cached_index_median_ms: cached.median.as_secs_f64() * 1e3,
-        ratio_cached_to_cold: cached.median.as_secs_f64() / index_median.as_secs_f64(),
-        cache_bytes: cached.bytes,
-        cache_write_ms: cached.write.as_secs_f64() * 1e3,
+        cached_index_median_ms: cached
+            .as_ref()
+            .map(|cached| cached.median.as_secs_f64() * 1e3),
+        ratio_cached_to_cold: cached
+            .as_ref()
+            .map(|cached| cached.median.as_secs_f64() / index_median.as_secs_f64()),
+        cache_bytes: cached.as_ref().map(|cached| cached.bytes),
+        cache_write_ms: cached
+            .as_ref()
+            .map(|cached| cached.write.as_secs_f64() * 1e3),
         reindex_largest_file_median_ms: if reindex_samples.is_empty() {
             0.0
         } else {
@@ -403,13 +415,17 @@ fn bench_index(root: &RootArgs, runs: usize, json: bool) -> Result<(), CliError>
         "ratio index / bare parse:   {:>8.2}x",
         report.ratio_to_parse_only
     );
-    println!(
-        "index from the syntax cache (median): {:.1} ms  ({:.2}x cold; cache {:.1} MB, written in {:.0} ms)",
+    if let (Some(median), Some(ratio), Some(bytes), Some(write)) = (
         report.cached_index_median_ms,
         report.ratio_cached_to_cold,
-        report.cache_bytes as f64 / 1e6,
-        report.cache_write_ms
-    );
+        report.cache_bytes,
+        report.cache_write_ms,
+    ) {
+        println!(
+            "index from the syntax cache (median): {median:.1} ms  ({ratio:.2}x cold; cache {:.1} MB, written in {write:.0} ms)",
+            bytes as f64 / 1e6
+        );
+    }
     println!(
         "re-index largest file ({}, {} lines, median): {:.2} ms",
         report.largest_file, report.largest_file_lines, report.reindex_largest_file_median_ms
@@ -474,7 +490,7 @@ fn bench_cached_index(
 
 fn bench_lsp(root: &RootArgs, n_edits: usize, burst: usize, json: bool) -> Result<(), CliError> {
     let dir = resolve_root(root)?;
-    let report = crate::lsp::bench::run(&dir, n_edits, burst)
+    let report = crate::lsp::bench::run(&dir, n_edits, burst, !root.no_cache)
         .map_err(|err| CliError::Failed(format!("{err:#}")))?;
     if json {
         return print_json(&report);

@@ -137,15 +137,26 @@ fn pick_file(root: &Path, target_lines: usize) -> Option<(PathBuf, String)> {
         .min_by_key(|(_, text)| text.lines().count().abs_diff(target_lines))
 }
 
-/// Runs the benchmark on `root` with `n_edits` edits and a burst of `burst` changes.
-pub fn run(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<LspBench> {
+/// Runs the benchmark on `root` with `n_edits` edits and a burst of `burst` changes; the
+/// server reads and writes the syntax cache when `syntax_cache` is set.
+pub fn run(
+    root: &Path,
+    n_edits: usize,
+    burst: usize,
+    syntax_cache: bool,
+) -> anyhow::Result<LspBench> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(run_async(root, n_edits, burst))
+    runtime.block_on(run_async(root, n_edits, burst, syntax_cache))
 }
 
-async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<LspBench> {
+async fn run_async(
+    root: &Path,
+    n_edits: usize,
+    burst: usize,
+    syntax_cache: bool,
+) -> anyhow::Result<LspBench> {
     let mut client = connect();
     let started = Instant::now();
     client
@@ -154,6 +165,7 @@ async fn run_async(root: &Path, n_edits: usize, burst: usize) -> anyhow::Result<
             json!({
                 "capabilities": {"general": {"positionEncodings": ["utf-8"]}},
                 "workspaceFolders": [{"uri": file_uri(root), "name": "bench"}],
+                "initializationOptions": {"syntaxCache": syntax_cache},
             }),
         )
         .await;

@@ -19,6 +19,8 @@ pub struct Config {
     pub symbols_limit: usize,
     /// How long `codectx.context` and `codectx.status {wait: true}` wait for the first index.
     pub index_wait_ms: u64,
+    /// Whether builds read and write the syntax cache (see `index::cache`).
+    pub syntax_cache: bool,
 }
 
 impl Default for Config {
@@ -30,6 +32,7 @@ impl Default for Config {
             context_default_budget: 8000,
             symbols_limit: 200,
             index_wait_ms: 60_000,
+            syntax_cache: true,
         }
     }
 }
@@ -117,6 +120,10 @@ impl Config {
                 .as_u64()
                 .ok_or_else(|| format!("expected a number of milliseconds, got {value}"))
                 .map(|ms| self.index_wait_ms = ms),
+            "syntaxCache" => value
+                .as_bool()
+                .ok_or_else(|| format!("expected true or false, got {value}"))
+                .map(|on| self.syntax_cache = on),
             "context" | "symbols" if value.is_object() => {
                 for (sub_key, sub_value) in value.as_object().into_iter().flatten() {
                     self.apply_key(&format!("{key}.{sub_key}"), sub_value, change);
@@ -174,6 +181,7 @@ mod tests {
             "languages": ["python", "cobol"],
             "exclude": ["docs/**"],
             "context.defaultBudget": 1200,
+            "syntaxCache": "yes",
             "colour": "blue",
         }}));
         assert_eq!(config.symbols_limit, 50);
@@ -182,10 +190,12 @@ mod tests {
         assert!(config.languages.is_empty());
         assert_eq!(config.exclude, ["docs/**"]);
         assert_eq!(change.unknown, ["colour"]);
-        assert_eq!(change.errors.len(), 2, "{:?}", change.errors);
+        assert!(config.syntax_cache);
+        assert_eq!(change.errors.len(), 3, "{:?}", change.errors);
         assert!(change.reindex);
         // Applying the same settings again changes nothing that needs a reindex.
-        let again = config.apply(&json!({"exclude": ["docs/**"]}));
+        let again = config.apply(&json!({"exclude": ["docs/**"], "syntaxCache": false}));
         assert!(!again.reindex);
+        assert!(!config.syntax_cache);
     }
 }

@@ -129,7 +129,7 @@ async fn index_workspace_inner(
     live: bool,
 ) -> (bool, Option<Arc<SyntaxCache>>) {
     let started = Instant::now();
-    let (roots, config) = {
+    let (roots, config, use_cache) = {
         let mut world = shared.write();
         if live {
             world.index = rebuild_empty(&world);
@@ -137,7 +137,11 @@ async fn index_workspace_inner(
             // files are skipped below, so the buffers must be indexed again here.
             reindex_documents(&mut world);
         }
-        (world.roots.clone(), world.config.index_config())
+        (
+            world.roots.clone(),
+            world.config.index_config(),
+            world.config.syntax_cache,
+        )
     };
     let flags = shared.flags();
     let progress = if flags.work_done_progress {
@@ -164,7 +168,9 @@ async fn index_workspace_inner(
     let discover_roots = roots.clone();
     let discover_config = config.clone();
     let discovered = tokio::task::spawn_blocking(move || {
-        let cache = cache::default_dir()
+        let cache = use_cache
+            .then(cache::default_dir)
+            .flatten()
             .and_then(|dir| SyntaxCache::open(&dir, &discover_roots))
             .map(Arc::new);
         (walk::discover(&discover_roots, &discover_config), cache)

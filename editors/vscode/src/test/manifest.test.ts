@@ -27,7 +27,15 @@ describe("package.json", () => {
 
   it("has a setting with a description and a default for every server setting", () => {
     const properties = manifest.contributes.configuration.properties;
-    for (const key of ["exclude", "maxFileSize", "languages", "context.defaultBudget", "symbols.limit", "server.path"]) {
+    for (const key of [
+      "exclude",
+      "maxFileSize",
+      "languages",
+      "context.defaultBudget",
+      "symbols.limit",
+      "syntaxCache",
+      "server.path",
+    ]) {
       const setting = properties[`codectx.${key}`];
       assert.ok(setting, `codectx.${key} is missing`);
       assert.ok(setting.markdownDescription || setting.description, `codectx.${key} has no description`);
@@ -36,6 +44,7 @@ describe("package.json", () => {
     assert.equal(properties["codectx.maxFileSize"].default, 1048576);
     assert.equal(properties["codectx.context.defaultBudget"].default, 8000);
     assert.equal(properties["codectx.symbols.limit"].default, 200);
+    assert.equal(properties["codectx.syntaxCache"].default, true);
   });
 
   it("registers every contributed command, and none with a server command's id", () => {

@@ -54,6 +54,7 @@ describe("serverSettings", () => {
       exclude: ["vendor/**"],
       maxFileSize: 2048,
       "context.defaultBudget": 4000,
+      syntaxCache: false,
       "server.path": "/opt/codectx",
       "context.format": "markdown",
     };
@@ -64,6 +65,7 @@ describe("serverSettings", () => {
       languages: [],
       context: { defaultBudget: 4000 },
       symbols: { limit: 200 },
+      syntaxCache: false,
     });
   });
 });
