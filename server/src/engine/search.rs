@@ -20,10 +20,13 @@ const NAME_WEIGHT: u16 = 4;
 const SIGNATURE_WEIGHT: u16 = 2;
 const PATH_WEIGHT: u16 = 4;
 
-/// Term counts of one file: per definition (by index in the file) and for the whole file.
+/// Term counts of one file: per definition (by index in the file) and for the whole file,
+/// by the file's own term numbers (indexes in `terms`), sorted by them.
 struct FileTerms {
-    defs: Vec<Vec<(Box<str>, u16)>>,
-    file: Vec<(Box<str>, u16)>,
+    /// The file's distinct terms, numbered as met.
+    terms: Vec<String>,
+    defs: Vec<Vec<(u32, u16)>>,
+    file: Vec<(u32, u16)>,
 }
 
 /// The distinct terms of one file, numbered as met, with the terms of each distinct word
@@ -65,21 +68,19 @@ impl<'a> LocalTerms<'a> {
         };
         &self.word_terms[start as usize..end as usize]
     }
-
-    /// Counts by local id -> `(term, count)` sorted by term.
-    fn to_vec(&self, counts: &FxHashMap<u32, u16>) -> Vec<(Box<str>, u16)> {
-        let mut res: Vec<(Box<str>, u16)> = counts
-            .iter()
-            .map(|(id, n)| (Box::from(self.terms[*id as usize].as_str()), *n))
-            .collect();
-        res.sort_unstable();
-        res
-    }
 }
 
-fn bump(counts: &mut FxHashMap<u32, u16>, term: u32, by: u16) {
-    let slot = counts.entry(term).or_insert(0);
-    *slot = slot.saturating_add(by);
+/// Occurrences `(local id, weight)` -> counts per id, sorted by id (weights add, saturating).
+fn tally(mut occurrences: Vec<(u32, u16)>) -> Vec<(u32, u16)> {
+    occurrences.sort_unstable_by_key(|&(term, _)| term);
+    let mut counts: Vec<(u32, u16)> = Vec::with_capacity(occurrences.len());
+    for (term, weight) in occurrences {
+        match counts.last_mut() {
+            Some((last, count)) if *last == term => *count = count.saturating_add(weight),
+            _ => counts.push((term, weight)),
+        }
+    }
+    counts
 }
 
 impl FileTerms {
@@ -87,8 +88,8 @@ impl FileTerms {
         let defs = &data.syntax.defs;
         let text = &*data.text;
         let mut local = LocalTerms::default();
-        let mut def_counts: Vec<FxHashMap<u32, u16>> = vec![FxHashMap::default(); defs.len()];
-        let mut file_counts: FxHashMap<u32, u16> = FxHashMap::default();
+        let mut def_counts: Vec<Vec<(u32, u16)>> = vec![Vec::new(); defs.len()];
+        let mut file_counts: Vec<(u32, u16)> = Vec::new();
         // Each word goes to the innermost definition containing it (definitions are sorted by
         // start; a stack holds the ones open at the current word).
         let mut stack: Vec<usize> = Vec::new();
@@ -109,9 +110,9 @@ impl FileTerms {
             }
             let owner = stack.last().copied();
             for &term in local.word(word) {
-                bump(&mut file_counts, term, 1);
+                file_counts.push((term, 1));
                 if let Some(def_idx) = owner {
-                    bump(&mut def_counts[def_idx], term, 1);
+                    def_counts[def_idx].push((term, 1));
                 }
             }
         });
@@ -121,14 +122,14 @@ impl FileTerms {
                 identifier_terms(&def.name, |term| name_terms.push(local.intern(term)));
             }
             for term in name_terms {
-                bump(&mut def_counts[def_idx], term, NAME_WEIGHT);
+                def_counts[def_idx].push((term, NAME_WEIGHT));
             }
             let mut signature_terms = Vec::new();
             for_each_word(&def.signature, |_, word| {
                 identifier_terms(word, |term| signature_terms.push(local.intern(term)))
             });
             for term in signature_terms {
-                bump(&mut def_counts[def_idx], term, SIGNATURE_WEIGHT);
+                def_counts[def_idx].push((term, SIGNATURE_WEIGHT));
             }
         }
         let mut path_terms = Vec::new();
@@ -136,14 +137,12 @@ impl FileTerms {
             identifier_terms(word, |term| path_terms.push(local.intern(term)))
         });
         for term in path_terms {
-            bump(&mut file_counts, term, PATH_WEIGHT);
+            file_counts.push((term, PATH_WEIGHT));
         }
         FileTerms {
-            defs: def_counts
-                .iter()
-                .map(|counts| local.to_vec(counts))
-                .collect(),
-            file: local.to_vec(&file_counts),
+            defs: def_counts.into_iter().map(tally).collect(),
+            file: tally(file_counts),
+            terms: local.terms,
         }
     }
 }
@@ -170,10 +169,11 @@ struct FileAnalysis {
 
 impl FileAnalysis {
     fn of(terms: &Terms, file_terms: &FileTerms, data: &FileData) -> FileAnalysis {
-        let ids = |counts: &[(Box<str>, u16)]| -> Vec<(u32, u16)> {
+        let global: Vec<Option<u32>> = file_terms.terms.iter().map(|term| terms.id(term)).collect();
+        let ids = |counts: &[(u32, u16)]| -> Vec<(u32, u16)> {
             counts
                 .iter()
-                .filter_map(|(term, n)| Some((terms.id(term)?, *n)))
+                .filter_map(|&(local, n)| Some((global[local as usize]?, n)))
                 .collect()
         };
         let stem_path = data
@@ -727,11 +727,7 @@ impl SearchIndex {
         let mut terms = previous.map_or_else(Terms::default, |prev| prev.terms.clone());
         for analysis in &analyzed {
             let Err(file_terms) = analysis else { continue };
-            for (term, _) in file_terms
-                .file
-                .iter()
-                .chain(file_terms.defs.iter().flatten())
-            {
+            for term in &file_terms.terms {
                 terms.add(term);
             }
         }
