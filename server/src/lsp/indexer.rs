@@ -74,17 +74,26 @@ fn thousands(number: usize) -> String {
 pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
     let generation = shared.generation.fetch_add(1, Ordering::SeqCst) + 1;
     shared.n_jobs.fetch_add(1, Ordering::SeqCst);
+    // The BPE tables load while the files are read (once per process; later calls return at
+    // once), so that the first `codectx.context` (agents send it right after startup) costs
+    // what later ones do.
+    let bpe = tokio::task::spawn_blocking(|| {
+        crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase)
+    });
     let (finished, cache) = index_workspace_inner(&shared, generation, live).await;
+    let _ = bpe.await;
     if finished {
-        // Build the index's lazy tables and the context engine's search tables and load the BPE
-        // tables now, so that the
-        // first `codectx.context` (agents send it right after startup) costs what later ones do.
+        // For the same reason, the index's lazy tables and the engine's search tables are built
+        // now, side by side.
         let warm = Arc::clone(&shared);
         let _ = tokio::task::spawn_blocking(move || {
-            crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
             let world = warm.read();
-            world.index.warm_up();
-            world.engine.search_index(&world.index);
+            rayon::join(
+                || world.index.warm_up(),
+                || {
+                    world.engine.search_index(&world.index);
+                },
+            );
         })
         .await;
     }
