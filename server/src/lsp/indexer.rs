@@ -103,12 +103,17 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         shared.ready.send_replace(true);
     }
     if let (true, Some(cache)) = (finished, cache) {
-        let files: Vec<Arc<FileData>> = shared
-            .read()
-            .index
-            .files()
-            .map(|(_, file)| Arc::clone(file))
-            .collect();
+        // Only what was read from disk: an open buffer's extraction comes from incremental
+        // reparses, and the cache holds fresh extractions alone.
+        let files: Vec<Arc<FileData>> = {
+            let world = shared.read();
+            world
+                .index
+                .files()
+                .filter(|(_, file)| !world.documents.is_open_at(file.root, &file.path))
+                .map(|(_, file)| Arc::clone(file))
+                .collect()
+        };
         let _ = tokio::task::spawn_blocking(move || save_cache(&cache, &files)).await;
     }
 }
