@@ -10,7 +10,7 @@ use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
@@ -88,8 +88,8 @@ pub struct CacheStats {
 pub struct SyntaxCache {
     path: PathBuf,
     identity: u64,
-    /// Taken out as files use them (`None` once taken).
-    entries: Mutex<FxHashMap<u128, Option<FileSyntax>>>,
+    /// Shared with the files that use them (files with the same text share one).
+    entries: FxHashMap<u128, Arc<FileSyntax>>,
     /// The keys read from disk, sorted: a save is skipped when the index holds exactly these.
     loaded_keys: Vec<u128>,
     hits: AtomicUsize,
@@ -124,12 +124,12 @@ impl SyntaxCache {
         loaded_keys.dedup();
         let entries = entries
             .into_iter()
-            .map(|(key, syntax)| (key, Some(syntax)))
+            .map(|(key, syntax)| (key, Arc::new(syntax)))
             .collect();
         Some(SyntaxCache {
             path,
             identity,
-            entries: Mutex::new(entries),
+            entries,
             loaded_keys,
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
@@ -141,17 +141,15 @@ impl SyntaxCache {
         &self.path
     }
 
-    /// The extraction of `text` saved by an earlier run, taken out of the cache (a second
-    /// file with the same text is parsed again). Counts a hit or a miss.
-    pub fn take(&self, lang: Language, is_test: bool, text: &str) -> Option<FileSyntax> {
+    /// The extraction of `text` saved by an earlier run (shared by every file with that text).
+    /// Counts a hit or a miss.
+    pub fn get(&self, lang: Language, is_test: bool, text: &str) -> Option<Arc<FileSyntax>> {
         let key = content_key(lang, is_test, text);
         let syntax = self
             .entries
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get_mut(&key)
-            .and_then(Option::take)
-            .filter(|syntax| fits(syntax, text));
+            .get(&key)
+            .filter(|syntax| fits(syntax, text))
+            .cloned();
         let counter = if syntax.is_some() {
             &self.hits
         } else {
@@ -177,7 +175,7 @@ impl SyntaxCache {
             .into_iter()
             .map(|file| {
                 let is_test = is_test_path(&file.path);
-                (content_key(file.lang, is_test, &file.text), &file.syntax)
+                (content_key(file.lang, is_test, &file.text), &*file.syntax)
             })
             .collect();
         entries.sort_unstable_by_key(|(key, _)| *key);
@@ -343,29 +341,37 @@ mod tests {
 
     #[test]
     fn a_second_run_parses_only_changed_files() {
-        let (tmp, root) = repo(&[("app.py", APP), ("util.py", UTIL)]);
+        let (tmp, root) = repo(&[("app.py", APP), ("util.py", UTIL), ("copy/app.py", APP)]);
         let cache_dir = tmp.path().join("cache");
         let (fresh, stats, wrote) = build(&root, &cache_dir);
         assert_eq!(
             (stats.loaded, stats.hits, stats.misses, wrote),
-            (0, 0, 2, true)
+            (0, 0, 3, true)
         );
 
+        // Two texts were saved; the copy's comes from the same entry, shared.
         let (cached, stats, wrote) = build(&root, &cache_dir);
         assert_eq!(
             (stats.loaded, stats.hits, stats.misses, wrote),
-            (2, 2, 0, false)
+            (2, 3, 0, false)
         );
         for (_, file) in fresh.files() {
             let other = cached.file(cached.file_id(0, &file.path).unwrap()).unwrap();
             assert_eq!(file.syntax, other.syntax);
         }
+        let syntax_of = |path: &str| {
+            &cached
+                .file(cached.file_id(0, path).unwrap())
+                .unwrap()
+                .syntax
+        };
+        assert!(Arc::ptr_eq(syntax_of("app.py"), syntax_of("copy/app.py")));
 
         fs::write(root.join("util.py"), "def helper(x):\n    return x + 2\n").unwrap();
         let (_, stats, wrote) = build(&root, &cache_dir);
         assert_eq!(
             (stats.loaded, stats.hits, stats.misses, wrote),
-            (2, 1, 1, true)
+            (2, 2, 1, true)
         );
     }
 

@@ -16,7 +16,8 @@ pub struct FileData {
     pub lang: Language,
     pub text: Arc<str>,
     pub line_index: LineIndex,
-    pub syntax: FileSyntax,
+    /// Shared by the files with the same text that the syntax cache gave it to.
+    pub syntax: Arc<FileSyntax>,
     /// The distinct names referenced in the file, sorted.
     pub ref_names: Vec<Box<str>>,
     /// The indexes of `syntax.refs` grouped by name: those spelling `ref_names[i]` are
@@ -44,8 +45,9 @@ impl FileData {
         path: Box<str>,
         lang: Language,
         text: Arc<str>,
-        syntax: FileSyntax,
+        syntax: impl Into<Arc<FileSyntax>>,
     ) -> FileData {
+        let syntax = syntax.into();
         let is_test = is_test_path(&path);
         let (ref_names, refs_by_name, ref_name_starts) = group_refs(&text, &syntax.refs);
         let declarations_only = declares_types_only(&path, &syntax.defs);

@@ -415,8 +415,8 @@ pub fn load(
             let path: Box<str> = candidate.rel_path.as_str().into();
             let is_test = is_test_path(&path);
             let syntax = cache
-                .and_then(|cache| cache.take(lang, is_test, &text))
-                .unwrap_or_else(|| syntax::analyze(lang, &text, is_test));
+                .and_then(|cache| cache.get(lang, is_test, &text))
+                .unwrap_or_else(|| Arc::new(syntax::analyze(lang, &text, is_test)));
             Loaded::Source(Box::new(FileData::from_syntax(
                 candidate.root,
                 path,
