@@ -542,6 +542,17 @@ fn a_second_run_reuses_the_syntax_cache_and_answers_the_same() {
     assert_eq!(cold["cache"]["parsed"], files, "{cold:#}");
     assert_eq!(cold["cache"]["wrote"], true, "{cold:#}");
     let cold_answer = context();
+    // `context` also keeps the search tables' term counts for the next run.
+    let cache_files = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(cache.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .map(|name| name.split('-').next().unwrap().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(cache_files(), ["syntax", "terms"]);
 
     let warm = index(&[]);
     assert_eq!(

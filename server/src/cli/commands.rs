@@ -65,6 +65,11 @@ pub(super) fn build_index(root: &RootArgs) -> Result<Index, CliError> {
     Ok(build_index_at(&dir, root).0)
 }
 
+/// The cache directory, unless `--no-cache` (or `CODECTX_CACHE_DIR=off`).
+pub(super) fn cache_dir(root: &RootArgs) -> Option<PathBuf> {
+    (!root.no_cache).then(cache::default_dir).flatten()
+}
+
 /// How an index build used the syntax cache.
 #[derive(Debug, Serialize)]
 pub(super) struct CacheReport {
@@ -81,10 +86,7 @@ pub(super) struct CacheReport {
 /// (or `CODECTX_CACHE_DIR=off`). A cache that cannot be written is reported on stderr.
 pub(super) fn build_index_at(dir: &Path, root: &RootArgs) -> (Index, Option<CacheReport>) {
     let roots = vec![dir.to_owned()];
-    let cache = (!root.no_cache)
-        .then(cache::default_dir)
-        .flatten()
-        .and_then(|cache_dir| SyntaxCache::open(&cache_dir, &roots));
+    let cache = cache_dir(root).and_then(|cache_dir| SyntaxCache::open(&cache_dir, &roots));
     let index = Index::build_cached(roots, &index_config(root), cache.as_ref());
     let report = cache.map(|cache| {
         let stats = cache.stats();

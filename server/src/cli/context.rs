@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::commands::{build_index_at, file_for_cli_path, resolve_root};
+use super::commands::{build_index_at, cache_dir, file_for_cli_path, resolve_root};
 use super::{CliError, RootArgs};
-use crate::engine::{ContextRequest, Engine, Format, IntentKind, Tokenizer};
-use crate::index::FilePosition;
+use crate::engine::{ContextRequest, Engine, FileTerms, Format, IntentKind, TermsSeed, Tokenizer};
+use crate::index::{CacheFile, CacheKind, FilePosition};
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn context(
@@ -42,10 +42,23 @@ pub(super) fn context(
         ))
     })?;
     let dir = resolve_root(root)?;
-    // The BPE tables load while the repository is indexed.
-    let warm = std::thread::spawn(move || crate::engine::tokens::warm_up(tokenizer));
-    let (index, _) = build_index_at(&dir, root);
-    let _ = warm.join();
+    // The BPE tables and the search tables' term counts of an earlier run load while the
+    // repository is indexed.
+    let terms_file = cache_dir(root).and_then(|cache_dir| {
+        CacheFile::new(&cache_dir, std::slice::from_ref(&dir), CacheKind::Terms)
+    });
+    let warm = std::thread::scope(|scope| {
+        let warm = scope.spawn(|| {
+            crate::engine::tokens::warm_up(tokenizer);
+            let seed: Option<Vec<(u128, FileTerms)>> =
+                terms_file.as_ref().and_then(|file| file.read());
+            seed.map(|entries| entries.into_iter().collect::<TermsSeed>())
+        });
+        let (index, _) = build_index_at(&dir, root);
+        (index, warm.join().ok().flatten())
+    });
+    let (index, seed) = warm;
+    let seed = seed.unwrap_or_default();
     let mut request = ContextRequest::new(task);
     request.budget = budget;
     request.format = format;
@@ -62,13 +75,38 @@ pub(super) fn context(
         }
     }
     let engine = Engine::new();
+    let search = engine.search_index_seeded(&index, Some(&seed));
     let result = engine
         .assemble_context(&index, &request)
         .map_err(|err| CliError::Usage(err.to_string()))?;
+    let printed = print_result(&index, &result, json_out, explain);
+    // After the answer is out: the term counts for the next run, when they changed.
+    if let Some(file) = terms_file {
+        if let Some(entries) = search.terms_to_save(&seed, |_| true) {
+            if let Err(err) = file.write(&entries) {
+                eprintln!(
+                    "codectx: cannot write the cache {}: {err}",
+                    file.path().display()
+                );
+            }
+        }
+    }
+    // The process ends here: freeing the index and the tables piece by piece would take
+    // longer than the answer did on a large repository (0.6 s of 3.4 s on 20,000 files).
+    std::mem::forget((index, engine, search, seed));
+    printed
+}
+
+fn print_result(
+    index: &crate::index::Index,
+    result: &crate::engine::ContextResult,
+    json_out: bool,
+    explain: bool,
+) -> Result<(), CliError> {
     if json_out {
         let text = serde_json::to_string_pretty(&crate::lsp::ext::context_result_json(
-            &index,
-            &result,
+            index,
+            result,
             crate::lsp::state::Encoding::Utf16,
         ))
         .map_err(|err| CliError::Failed(err.to_string()))?;

@@ -27,7 +27,7 @@ use std::time::Instant;
 pub use intent::{Intent, IntentKind};
 pub use items::{Fidelity, Section};
 pub use render::Format;
-pub use search::SearchIndex;
+pub use search::{terms_key, FileTerms, SearchIndex, TermsSeed};
 pub use tokens::Tokenizer;
 
 use crate::base::{FileId, FxHashSet, TextRange};
@@ -136,6 +136,11 @@ impl Engine {
 
     /// The search tables for this index, built (or incrementally refreshed) when stale.
     pub fn search_index(&self, index: &Index) -> Arc<SearchIndex> {
+        self.search_index_seeded(index, None)
+    }
+
+    /// Like [`Engine::search_index`], taking the term counts of files `seed` has from it.
+    pub fn search_index_seeded(&self, index: &Index, seed: Option<&TermsSeed>) -> Arc<SearchIndex> {
         let mut slot = self
             .search
             .lock()
@@ -145,10 +150,11 @@ impl Engine {
                 return Arc::clone(search);
             }
         }
-        let fresh = Arc::new(SearchIndex::build(
+        let fresh = Arc::new(SearchIndex::build_seeded(
             index,
             index.generation(),
             slot.as_deref(),
+            seed,
         ));
         if let Some(stale) = slot.replace(Arc::clone(&fresh)) {
             // Freeing the old tables (a large share of a rebuild's time) is nobody's wait.

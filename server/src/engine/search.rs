@@ -9,9 +9,12 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_128;
 
 use super::text::{for_each_path_word, for_each_word, identifier_terms, normalize_name};
-use crate::base::{FileId, FxHashMap, FxHashSet};
+use crate::base::{is_test_path, FileId, FxHashMap, FxHashSet};
+use crate::index::cache::content_key;
 use crate::index::{DefId, FileData, Index};
 
 const K1: f32 = 1.2;
@@ -22,7 +25,8 @@ const PATH_WEIGHT: u16 = 4;
 
 /// Term counts of one file: per definition (by index in the file) and for the whole file,
 /// by the file's own term numbers (indexes in `terms`), sorted by them.
-struct FileTerms {
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileTerms {
     /// The file's distinct terms, numbered as met.
     terms: Vec<String>,
     defs: Vec<Vec<(u32, u16)>>,
@@ -83,7 +87,58 @@ fn tally(mut occurrences: Vec<(u32, u16)>) -> Vec<(u32, u16)> {
     counts
 }
 
+/// The term counts of files from an earlier run, by [`terms_key`]: a build takes a file's
+/// counts from here instead of counting its words again.
+pub type TermsSeed = FxHashMap<u128, FileTerms>;
+
+/// The key of a file's term counts: its text (with its language and test flag) and its path,
+/// whose words count too.
+pub fn terms_key(data: &FileData) -> u128 {
+    let is_test = is_test_path(&data.path);
+    content_key(data.lang, is_test, &data.text) ^ xxh3_128(data.path.as_bytes()).rotate_left(64)
+}
+
 impl FileTerms {
+    /// Whether these counts can be those of `data`: one list per definition, and every term
+    /// number in range.
+    fn fits(&self, data: &FileData) -> bool {
+        let n_terms = self.terms.len();
+        let in_range =
+            |counts: &Vec<(u32, u16)>| counts.iter().all(|&(term, _)| (term as usize) < n_terms);
+        self.defs.len() == data.syntax.defs.len()
+            && self.defs.iter().all(in_range)
+            && in_range(&self.file)
+    }
+
+    /// The counts of an analysis, numbered again by the file's own terms (`names` gives each
+    /// term id's text).
+    fn of_analysis(analysis: &FileAnalysis, names: &[&str]) -> FileTerms {
+        let mut local: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut terms: Vec<String> = Vec::new();
+        let mut renumber = |counts: &[(u32, u16)]| -> Vec<(u32, u16)> {
+            let mut out: Vec<(u32, u16)> = counts
+                .iter()
+                .map(|&(id, n)| {
+                    let next = terms.len() as u32;
+                    let number = *local.entry(id).or_insert(next);
+                    if number == next {
+                        terms.push(names[id as usize].to_owned());
+                    }
+                    (number, n)
+                })
+                .collect();
+            out.sort_unstable_by_key(|&(term, _)| term);
+            out
+        };
+        let file = renumber(&analysis.file);
+        let defs = analysis
+            .defs
+            .iter()
+            .map(|counts| renumber(counts))
+            .collect();
+        FileTerms { terms, defs, file }
+    }
+
     fn compute(data: &FileData) -> FileTerms {
         let defs = &data.syntax.defs;
         let text = &*data.text;
@@ -710,6 +765,16 @@ fn max_recent_terms(base_terms: usize) -> usize {
 
 impl SearchIndex {
     pub fn build(index: &Index, generation: u64, previous: Option<&SearchIndex>) -> SearchIndex {
+        SearchIndex::build_seeded(index, generation, previous, None)
+    }
+
+    /// Like [`SearchIndex::build`], taking the term counts of files `seed` has from it.
+    pub fn build_seeded(
+        index: &Index,
+        generation: u64,
+        previous: Option<&SearchIndex>,
+        seed: Option<&TermsSeed>,
+    ) -> SearchIndex {
         let files: Vec<(FileId, &Arc<FileData>)> = index.files().collect();
         // Files that did not change keep their analysis; the others are analyzed again.
         let analyzed: Vec<Result<Arc<FileAnalysis>, FileTerms>> = files
@@ -719,7 +784,12 @@ impl SearchIndex {
                     .and_then(|prev| prev.analyses.get(file))
                     .filter(|(prev_data, _)| Arc::ptr_eq(prev_data, data))
                     .map(|(_, analysis)| Arc::clone(analysis))
-                    .ok_or_else(|| FileTerms::compute(data))
+                    .ok_or_else(|| {
+                        seed.and_then(|seed| seed.get(&terms_key(data)))
+                            .filter(|terms| terms.fits(data))
+                            .cloned()
+                            .unwrap_or_else(|| FileTerms::compute(data))
+                    })
             })
             .collect();
         // The previous tables, extended with the new terms of the files analyzed again (in
@@ -822,6 +892,35 @@ impl SearchIndex {
             dead,
             delta,
         }
+    }
+
+    /// The term counts of the files `keep` accepts, by [`terms_key`], to seed a later run's
+    /// build; `None` when they are those of `seed` (nothing to write).
+    pub fn terms_to_save(
+        &self,
+        seed: &TermsSeed,
+        keep: impl Fn(&FileData) -> bool + Sync,
+    ) -> Option<Vec<(u128, FileTerms)>> {
+        let kept: Vec<(u128, &FileAnalysis)> = self
+            .analyses
+            .par_iter()
+            .filter(|(_, (data, _))| keep(data))
+            .map(|(_, (data, analysis))| (terms_key(data), &**analysis))
+            .collect();
+        if kept.len() == seed.len() && kept.iter().all(|(key, _)| seed.contains_key(key)) {
+            return None;
+        }
+        let mut names: Vec<&str> = vec![""; self.terms.len()];
+        for (term, id) in self.terms.base.iter().chain(self.terms.recent.iter()) {
+            names[*id as usize] = term;
+        }
+        let mut out: Vec<(u128, FileTerms)> = kept
+            .into_par_iter()
+            .map(|(key, analysis)| (key, FileTerms::of_analysis(analysis, &names)))
+            .collect();
+        out.sort_unstable_by_key(|(key, _)| *key);
+        out.dedup_by_key(|(key, _)| *key);
+        Some(out)
     }
 
     fn term_ids(&self, query_terms: &[String]) -> Vec<(u32, f32)> {
@@ -1175,5 +1274,75 @@ export const cache = () => {}
                 )
             ]
         );
+    }
+
+    #[test]
+    fn a_build_seeded_with_saved_term_counts_answers_like_a_fresh_build() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/orders.py
+def place_order(cart, payment):
+    """Charge the payment and create the order."""
+    return charge(payment, cart.total)
+//- /shop/payments.py
+def charge(payment, amount):
+    return gateway.capture(payment, amount)
+//- /shop/copy/payments.py
+def charge(payment, amount):
+    return gateway.capture(payment, amount)
+"#,
+        );
+        let fresh = SearchIndex::build(&index, index.generation(), None);
+        let saved: TermsSeed = fresh
+            .terms_to_save(&TermsSeed::default(), |_| true)
+            .expect("nothing was saved before")
+            .into_iter()
+            .collect();
+        // One entry per file: the copy's path words differ.
+        assert_eq!(saved.len(), 3);
+        for (_, data) in index.files() {
+            let counted = FileTerms::compute(data);
+            let restored = &saved[&terms_key(data)];
+            // The same counts, whatever the numbering.
+            let named = |terms: &FileTerms, counts: &[(u32, u16)]| {
+                let mut named: Vec<(String, u16)> = counts
+                    .iter()
+                    .map(|&(term, n)| (terms.terms[term as usize].clone(), n))
+                    .collect();
+                named.sort();
+                named
+            };
+            assert_eq!(
+                named(&counted, &counted.file),
+                named(restored, &restored.file)
+            );
+            for (a, b) in counted.defs.iter().zip(&restored.defs) {
+                assert_eq!(named(&counted, a), named(restored, b), "{}", data.path);
+            }
+        }
+        let seeded = SearchIndex::build_seeded(&index, fresh.generation, None, Some(&saved));
+        assert_answers_like_a_fresh_build(&index, &seeded, "seeded");
+        assert!(
+            seeded.terms_to_save(&saved, |_| true).is_none(),
+            "unchanged"
+        );
+        // A file left out, or a seed that does not fit its file, is counted again.
+        assert_eq!(
+            seeded
+                .terms_to_save(&saved, |data| !data.path.contains("copy"))
+                .map(|entries| entries.len()),
+            Some(2)
+        );
+        let mut damaged = saved.clone();
+        for terms in damaged.values_mut() {
+            terms.defs.pop();
+            if let Some(first) = terms.file.first_mut() {
+                first.0 = u32::MAX;
+            }
+        }
+        let (_, data) = index.files().next().unwrap();
+        assert!(!damaged[&terms_key(data)].fits(data));
+        let rebuilt = SearchIndex::build_seeded(&index, fresh.generation, None, Some(&damaged));
+        assert_answers_like_a_fresh_build(&index, &rebuilt, "damaged seed");
     }
 }

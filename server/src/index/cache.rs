@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
 use super::FileData;
@@ -23,7 +25,6 @@ use crate::syntax::FileSyntax;
 /// The environment variable naming the cache directory; `off` (or empty) turns the cache off.
 pub const CACHE_DIR_ENV: &str = "CODECTX_CACHE_DIR";
 
-const MAGIC: &[u8; 8] = b"CDXSYN01";
 /// Magic, build identity, payload checksum and payload length, 8 bytes each.
 const HEADER_LEN: usize = 32;
 /// Caches above this size are not read (a 20,000-file workspace writes about 60 MB).
@@ -86,8 +87,7 @@ pub struct CacheStats {
 
 /// A loaded syntax cache for one set of workspace roots.
 pub struct SyntaxCache {
-    path: PathBuf,
-    identity: u64,
+    file: CacheFile,
     /// Shared with the files that use them (files with the same text share one).
     entries: FxHashMap<u128, Arc<FileSyntax>>,
     /// The keys read from disk, sorted: a save is skipped when the index holds exactly these.
@@ -100,25 +100,8 @@ impl SyntaxCache {
     /// Opens the cache of these roots under `dir`, reading what an earlier run saved. `None`
     /// when this build's identity is unknown (then nothing could be checked).
     pub fn open(dir: &Path, roots: &[PathBuf]) -> Option<SyntaxCache> {
-        let identity = build_identity()?;
-        let mut roots_key = String::new();
-        for root in roots {
-            roots_key.push_str(&root.to_string_lossy());
-            roots_key.push('\n');
-        }
-        let path = dir.join(format!("syntax-{:016x}.bin", xxh3_64(roots_key.as_bytes())));
-        let entries = match read_entries(&path, identity) {
-            Ok(entries) => {
-                if !entries.is_empty() {
-                    mark_used(&path);
-                }
-                entries
-            }
-            Err(reason) => {
-                tracing::info!(path = %path.display(), %reason, "not using the syntax cache");
-                Vec::new()
-            }
-        };
+        let file = CacheFile::new(dir, roots, CacheKind::Syntax)?;
+        let entries: Vec<(u128, FileSyntax)> = file.read().unwrap_or_default();
         let mut loaded_keys: Vec<u128> = entries.iter().map(|(key, _)| *key).collect();
         loaded_keys.sort_unstable();
         loaded_keys.dedup();
@@ -127,8 +110,7 @@ impl SyntaxCache {
             .map(|(key, syntax)| (key, Arc::new(syntax)))
             .collect();
         Some(SyntaxCache {
-            path,
-            identity,
+            file,
             entries,
             loaded_keys,
             hits: AtomicUsize::new(0),
@@ -138,7 +120,7 @@ impl SyntaxCache {
 
     /// The file the cache lives in.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// The extraction of `text` saved by an earlier run (shared by every file with that text).
@@ -188,9 +170,120 @@ impl SyntaxCache {
         {
             return Ok(false);
         }
-        let payload = postcard::to_stdvec(&entries).map_err(io::Error::other)?;
+        self.file.write(&entries)?;
+        Ok(true)
+    }
+}
+
+/// What a cache file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheKind {
+    /// Each file's extraction, by its content key (this module's [`SyntaxCache`]).
+    Syntax,
+    /// The search tables' term counts of each file, by its content key and path (the engine's).
+    Terms,
+}
+
+impl CacheKind {
+    const ALL: [CacheKind; 2] = [CacheKind::Syntax, CacheKind::Terms];
+
+    fn prefix(self) -> &'static str {
+        match self {
+            CacheKind::Syntax => "syntax-",
+            CacheKind::Terms => "terms-",
+        }
+    }
+
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            CacheKind::Syntax => b"CDXSYN01",
+            CacheKind::Terms => b"CDXTRM01",
+        }
+    }
+}
+
+/// One cache file of a set of workspace roots: a header (magic, the build's identity, the
+/// payload's checksum and length) and a `postcard` payload.
+pub struct CacheFile {
+    path: PathBuf,
+    kind: CacheKind,
+    identity: u64,
+}
+
+impl CacheFile {
+    /// The file of this kind for these roots under `dir`. `None` when this build's identity is
+    /// unknown (then nothing it read could be checked).
+    pub fn new(dir: &Path, roots: &[PathBuf], kind: CacheKind) -> Option<CacheFile> {
+        let identity = build_identity()?;
+        let mut roots_key = String::new();
+        for root in roots {
+            roots_key.push_str(&root.to_string_lossy());
+            roots_key.push('\n');
+        }
+        let name = format!(
+            "{}{:016x}.bin",
+            kind.prefix(),
+            xxh3_64(roots_key.as_bytes())
+        );
+        Some(CacheFile {
+            path: dir.join(name),
+            kind,
+            identity,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What an earlier run wrote; `None` when there is no such file or it cannot be used (the
+    /// reason is logged).
+    pub fn read<T: DeserializeOwned>(&self) -> Option<T> {
+        match self.read_checked() {
+            Ok(Some(value)) => {
+                mark_used(&self.path);
+                Some(value)
+            }
+            Ok(None) => None,
+            Err(reason) => {
+                tracing::info!(path = %self.path.display(), %reason, "not using a cache");
+                None
+            }
+        }
+    }
+
+    fn read_checked<T: DeserializeOwned>(&self) -> Result<Option<T>, String> {
+        let len = match fs::metadata(&self.path) {
+            Ok(meta) => meta.len(),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(err.to_string()),
+        };
+        if len > MAX_CACHE_BYTES {
+            return Err(format!("{len} bytes is over the limit"));
+        }
+        let bytes = fs::read(&self.path).map_err(|err| err.to_string())?;
+        if bytes.len() < HEADER_LEN || &bytes[..8] != self.kind.magic() {
+            return Err("not a codectx cache of this kind and format".to_owned());
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
+        if word(8) != self.identity {
+            return Err("written by another build of codectx".to_owned());
+        }
+        let payload = &bytes[HEADER_LEN..];
+        if word(24) != payload.len() as u64 || word(16) != xxh3_64(payload) {
+            return Err("damaged (length or checksum)".to_owned());
+        }
+        postcard::from_bytes(payload)
+            .map(Some)
+            .map_err(|err| format!("undecodable: {err}"))
+    }
+
+    /// Replaces the file with `value`. It is written aside and renamed, so a concurrent reader
+    /// sees the old file or the new one; then unused caches in the directory are pruned.
+    pub fn write<T: Serialize + ?Sized>(&self, value: &T) -> io::Result<()> {
+        let payload = postcard::to_stdvec(value).map_err(io::Error::other)?;
         let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len());
-        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(self.kind.magic());
         bytes.extend_from_slice(&self.identity.to_le_bytes());
         bytes.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
         bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
@@ -211,7 +304,7 @@ impl SyntaxCache {
         if let Some(dir) = self.path.parent() {
             prune(dir);
         }
-        Ok(true)
+        Ok(())
     }
 }
 
@@ -247,7 +340,10 @@ fn prune(dir: &Path) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if !name.starts_with("syntax-") {
+        if !CacheKind::ALL
+            .iter()
+            .any(|kind| name.starts_with(kind.prefix()))
+        {
             continue;
         }
         let limit = if name.ends_with(".tmp") {
@@ -266,31 +362,6 @@ fn prune(dir: &Path) {
             let _ = fs::remove_file(entry.path());
         }
     }
-}
-
-/// Reads and checks a cache file.
-fn read_entries(path: &Path, identity: u64) -> Result<Vec<(u128, FileSyntax)>, String> {
-    let len = match fs::metadata(path) {
-        Ok(meta) => meta.len(),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(err.to_string()),
-    };
-    if len > MAX_CACHE_BYTES {
-        return Err(format!("{len} bytes is over the limit"));
-    }
-    let bytes = fs::read(path).map_err(|err| err.to_string())?;
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-        return Err("not a codectx syntax cache of this format".to_owned());
-    }
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
-    if word(8) != identity {
-        return Err("written by another build of codectx".to_owned());
-    }
-    let payload = &bytes[HEADER_LEN..];
-    if word(24) != payload.len() as u64 || word(16) != xxh3_64(payload) {
-        return Err("damaged (length or checksum)".to_owned());
-    }
-    postcard::from_bytes(payload).map_err(|err| format!("undecodable: {err}"))
 }
 
 /// Whether every range of an extraction lies on `text`'s character boundaries, and every

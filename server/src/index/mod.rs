@@ -17,7 +17,7 @@ pub mod walk;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use cache::{CacheStats, SyntaxCache};
+pub use cache::{CacheFile, CacheKind, CacheStats, SyntaxCache};
 pub use file::FileData;
 pub use graph::ImportGraph;
 pub use navigate::NavTarget;

@@ -17,9 +17,13 @@ use tower_lsp_server::ls_types::{MessageType, ProgressToken, Uri};
 use super::ext::{StatusResult, SyntaxCacheStatus};
 use super::state::{Shared, World};
 use crate::base::is_test_path;
+use crate::base::FxHashSet;
 use crate::documents::DETACHED_ROOT;
+use crate::engine::{FileTerms, TermsSeed};
 use crate::index::walk::{self, Candidate, Loaded, MANIFEST_NAMES};
-use crate::index::{cache, FileData, Index, IndexConfig, Skipped, SyntaxCache};
+use crate::index::{
+    cache, CacheFile, CacheKind, FileData, Index, IndexConfig, Skipped, SyntaxCache,
+};
 
 const CHUNK_SIZE: usize = 256;
 
@@ -74,24 +78,40 @@ fn thousands(number: usize) -> String {
 pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
     let generation = shared.generation.fetch_add(1, Ordering::SeqCst) + 1;
     shared.n_jobs.fetch_add(1, Ordering::SeqCst);
-    // The BPE tables load while the files are read (once per process; later calls return at
-    // once), so that the first `codectx.context` (agents send it right after startup) costs
-    // what later ones do.
-    let bpe = tokio::task::spawn_blocking(|| {
-        crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase)
+    // The BPE tables (once per process; later calls return at once) and the search tables'
+    // term counts of an earlier run load while the files are read, so that the first
+    // `codectx.context` (agents send it right after startup) costs what later ones do.
+    let terms_file = {
+        let world = shared.read();
+        world
+            .config
+            .syntax_cache
+            .then(cache::default_dir)
+            .flatten()
+            .and_then(|dir| CacheFile::new(&dir, &world.roots, CacheKind::Terms))
+    };
+    let bpe = tokio::task::spawn_blocking(move || {
+        crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
+        let seed: Option<Vec<(u128, FileTerms)>> = terms_file.as_ref().and_then(|file| file.read());
+        let seed: TermsSeed = seed.unwrap_or_default().into_iter().collect();
+        (terms_file, seed)
     });
     let (finished, cache) = index_workspace_inner(&shared, generation, live).await;
-    let _ = bpe.await;
+    let (terms_file, seed) = bpe.await.unwrap_or_default();
+    let seed = Arc::new(seed);
     if finished {
         // For the same reason, the index's lazy tables and the engine's search tables are built
         // now, side by side.
         let warm = Arc::clone(&shared);
+        let warm_seed = Arc::clone(&seed);
         let _ = tokio::task::spawn_blocking(move || {
             let world = warm.read();
             rayon::join(
                 || world.index.warm_up(),
                 || {
-                    world.engine.search_index(&world.index);
+                    world
+                        .engine
+                        .search_index_seeded(&world.index, Some(&warm_seed));
                 },
             );
         })
@@ -102,20 +122,40 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         // Even a superseded first build ends the wait: the newer build answers from then on.
         shared.ready.send_replace(true);
     }
-    if let (true, Some(cache)) = (finished, cache) {
-        // Only what was read from disk: an open buffer's extraction comes from incremental
-        // reparses, and the cache holds fresh extractions alone.
-        let files: Vec<Arc<FileData>> = {
-            let world = shared.read();
-            world
-                .index
-                .files()
-                .filter(|(_, file)| !world.documents.is_open_at(file.root, &file.path))
-                .map(|(_, file)| Arc::clone(file))
-                .collect()
-        };
-        let _ = tokio::task::spawn_blocking(move || save_cache(&cache, &files)).await;
+    if !finished {
+        return;
     }
+    // Only what was read from disk: an open buffer's extraction comes from incremental
+    // reparses, and the caches hold fresh extractions alone.
+    let (files, search, open) = {
+        let world = shared.read();
+        let open: FxHashSet<(u32, Box<str>)> = world
+            .documents
+            .iter()
+            .map(|(_, document)| document.location.clone())
+            .collect();
+        let files: Vec<Arc<FileData>> = world
+            .index
+            .files()
+            .filter(|(_, file)| !open.contains(&(file.root, file.path.clone())))
+            .map(|(_, file)| Arc::clone(file))
+            .collect();
+        (files, world.engine.search_index(&world.index), open)
+    };
+    let _ = tokio::task::spawn_blocking(move || {
+        if let Some(cache) = cache {
+            save_cache(&cache, &files);
+        }
+        if let Some(file) = terms_file {
+            let keep = |data: &FileData| !open.contains(&(data.root, data.path.clone()));
+            if let Some(entries) = search.terms_to_save(&seed, keep) {
+                if let Err(err) = file.write(&entries) {
+                    tracing::warn!(path = %file.path().display(), "cannot write the term cache: {err}");
+                }
+            }
+        }
+    })
+    .await;
 }
 
 /// Writes the syntax cache after a build (outside the world's lock), logging what it reused.
