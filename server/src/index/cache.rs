@@ -1,10 +1,12 @@
 //! The syntax cache: what extraction made of each file, kept on disk between runs and keyed
-//! by the file's content, so that a later run parses only the files that changed.
+//! by the file's content, so that a later run parses only the files that changed; and the
+//! cache files themselves ([`CacheFile`]), which also hold the engine's term counts.
 //!
 //! Invariant: a cache entry is only ever used for text whose 128-bit content hash (with the
 //! language and the test flag extraction was given) matches, and only when every range in it
 //! lies on the text's character boundaries. A cache written by another build of codectx, or
 //! damaged, or unreadable, is ignored with a logged reason; nothing here can fail a build.
+//! Only files named by a [`CacheKind`]'s prefix are ever deleted from the cache directory.
 
 use std::fs;
 use std::io::{self, Write as _};
@@ -27,7 +29,8 @@ pub const CACHE_DIR_ENV: &str = "CODECTX_CACHE_DIR";
 
 /// Magic, build identity, payload checksum and payload length, 8 bytes each.
 const HEADER_LEN: usize = 32;
-/// Caches above this size are not read (a 20,000-file workspace writes about 60 MB).
+/// Caches above this size are not read (20,427 files wrote 49 MB of extractions and 60 MB of
+/// term counts).
 const MAX_CACHE_BYTES: u64 = 1 << 30;
 
 /// The key of one file's extraction: its text, its language and whether it is a test file.
