@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::commands::{build_index_at, cache_dir, file_for_cli_path, resolve_root};
 use super::{CliError, RootArgs};
-use crate::engine::{ContextRequest, Engine, FileTerms, Format, IntentKind, TermsSeed, Tokenizer};
+use crate::engine::{ContextRequest, Engine, FileTerms, Format, IntentKind, Tokenizer};
 use crate::index::{CacheFile, CacheKind, FilePosition};
 
 #[allow(clippy::too_many_arguments)]
@@ -50,9 +50,7 @@ pub(super) fn context(
     let warm = std::thread::scope(|scope| {
         let warm = scope.spawn(|| {
             crate::engine::tokens::warm_up(tokenizer);
-            let seed: Option<Vec<(u128, FileTerms)>> =
-                terms_file.as_ref().and_then(|file| file.read());
-            seed.map(|entries| entries.into_iter().collect::<TermsSeed>())
+            terms_file.as_ref().map(CacheFile::read_map::<FileTerms>)
         });
         let (index, _) = build_index_at(&dir, root);
         (index, warm.join().ok().flatten())

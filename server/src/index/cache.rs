@@ -91,10 +91,9 @@ pub struct CacheStats {
 /// A loaded syntax cache for one set of workspace roots.
 pub struct SyntaxCache {
     file: CacheFile,
-    /// Shared with the files that use them (files with the same text share one).
+    /// What was read from disk, shared with the files that use it (files with the same text
+    /// share one); a save is skipped when the index holds exactly these keys.
     entries: FxHashMap<u128, Arc<FileSyntax>>,
-    /// The keys read from disk, sorted: a save is skipped when the index holds exactly these.
-    loaded_keys: Vec<u128>,
     hits: AtomicUsize,
     misses: AtomicUsize,
 }
@@ -104,18 +103,14 @@ impl SyntaxCache {
     /// when this build's identity is unknown (then nothing could be checked).
     pub fn open(dir: &Path, roots: &[PathBuf]) -> Option<SyntaxCache> {
         let file = CacheFile::new(dir, roots, CacheKind::Syntax)?;
-        let entries: Vec<(u128, FileSyntax)> = file.read().unwrap_or_default();
-        let mut loaded_keys: Vec<u128> = entries.iter().map(|(key, _)| *key).collect();
-        loaded_keys.sort_unstable();
-        loaded_keys.dedup();
-        let entries = entries
+        let entries = file
+            .read_map::<FileSyntax>()
             .into_iter()
             .map(|(key, syntax)| (key, Arc::new(syntax)))
             .collect();
         Some(SyntaxCache {
             file,
             entries,
-            loaded_keys,
             hits: AtomicUsize::new(0),
             misses: AtomicUsize::new(0),
         })
@@ -146,7 +141,7 @@ impl SyntaxCache {
 
     pub fn stats(&self) -> CacheStats {
         CacheStats {
-            loaded: self.loaded_keys.len(),
+            loaded: self.entries.len(),
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
         }
@@ -165,11 +160,10 @@ impl SyntaxCache {
             .collect();
         entries.sort_unstable_by_key(|(key, _)| *key);
         entries.dedup_by_key(|(key, _)| *key);
-        if entries.len() == self.loaded_keys.len()
+        if entries.len() == self.entries.len()
             && entries
                 .iter()
-                .zip(&self.loaded_keys)
-                .all(|((key, _), loaded)| key == loaded)
+                .all(|(key, _)| self.entries.contains_key(key))
         {
             return Ok(false);
         }
@@ -241,7 +235,7 @@ impl CacheFile {
 
     /// What an earlier run wrote; `None` when there is no such file or it cannot be used (the
     /// reason is logged).
-    pub fn read<T: DeserializeOwned>(&self) -> Option<T> {
+    fn read<T: DeserializeOwned>(&self) -> Option<T> {
         match self.read_checked() {
             Ok(Some(value)) => {
                 mark_used(&self.path);
@@ -253,6 +247,14 @@ impl CacheFile {
                 None
             }
         }
+    }
+
+    /// What an earlier run wrote as `(key, value)` pairs, by key; empty when nothing usable.
+    pub fn read_map<T: DeserializeOwned>(&self) -> FxHashMap<u128, T> {
+        self.read::<Vec<(u128, T)>>()
+            .unwrap_or_default()
+            .into_iter()
+            .collect()
     }
 
     fn read_checked<T: DeserializeOwned>(&self) -> Result<Option<T>, String> {

@@ -19,7 +19,7 @@ use super::state::{Shared, World};
 use crate::base::is_test_path;
 use crate::base::FxHashSet;
 use crate::documents::DETACHED_ROOT;
-use crate::engine::{FileTerms, TermsSeed};
+use crate::engine::TermsSeed;
 use crate::index::walk::{self, Candidate, Loaded, MANIFEST_NAMES};
 use crate::index::{
     cache, CacheFile, CacheKind, FileData, Index, IndexConfig, Skipped, SyntaxCache,
@@ -92,8 +92,10 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
     };
     let bpe = tokio::task::spawn_blocking(move || {
         crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
-        let seed: Option<Vec<(u128, FileTerms)>> = terms_file.as_ref().and_then(|file| file.read());
-        let seed: TermsSeed = seed.unwrap_or_default().into_iter().collect();
+        let seed: TermsSeed = terms_file
+            .as_ref()
+            .map(CacheFile::read_map)
+            .unwrap_or_default();
         (terms_file, seed)
     });
     let (finished, cache) = index_workspace_inner(&shared, generation, live).await;
