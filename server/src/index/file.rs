@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::SyntaxCache;
 use crate::base::{auxiliary_kind, is_test_path, FxHashMap, LineIndex};
 use crate::languages::{DefKind, Language};
 use crate::syntax::{self, FileSyntax};
@@ -34,8 +35,22 @@ pub struct FileData {
 impl FileData {
     /// Parses and extracts a file's text.
     pub fn analyze(root: u32, path: Box<str>, lang: Language, text: Arc<str>) -> FileData {
+        FileData::analyze_cached(root, path, lang, text, None)
+    }
+
+    /// Like [`FileData::analyze`], taking the extraction from the cache when it has seen the
+    /// text.
+    pub fn analyze_cached(
+        root: u32,
+        path: Box<str>,
+        lang: Language,
+        text: Arc<str>,
+        cache: Option<&SyntaxCache>,
+    ) -> FileData {
         let is_test = is_test_path(&path);
-        let syntax = syntax::analyze(lang, &text, is_test);
+        let syntax = cache
+            .and_then(|cache| cache.get(lang, is_test, &text))
+            .unwrap_or_else(|| Arc::new(syntax::analyze(lang, &text, is_test)));
         FileData::from_syntax(root, path, lang, text, syntax)
     }
 

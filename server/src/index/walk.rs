@@ -15,9 +15,7 @@ use rayon::prelude::*;
 
 use super::cache::SyntaxCache;
 use super::{FileData, Manifest, Skipped};
-use crate::base::is_test_path;
 use crate::languages::Language;
-use crate::syntax;
 
 /// Directories that hold dependencies, pruned wherever they are.
 pub const VENDORED_DIRS: &[&str] = &[
@@ -411,20 +409,13 @@ pub fn load(
     })?;
     let text: Arc<str> = Arc::from(text);
     Ok(match candidate.lang {
-        Some(lang) => {
-            let path: Box<str> = candidate.rel_path.as_str().into();
-            let is_test = is_test_path(&path);
-            let syntax = cache
-                .and_then(|cache| cache.get(lang, is_test, &text))
-                .unwrap_or_else(|| Arc::new(syntax::analyze(lang, &text, is_test)));
-            Loaded::Source(Box::new(FileData::from_syntax(
-                candidate.root,
-                path,
-                lang,
-                text,
-                syntax,
-            )))
-        }
+        Some(lang) => Loaded::Source(Box::new(FileData::analyze_cached(
+            candidate.root,
+            candidate.rel_path.as_str().into(),
+            lang,
+            text,
+            cache,
+        ))),
         None => Loaded::Manifest(Manifest {
             root: candidate.root,
             path: candidate.rel_path.as_str().into(),
