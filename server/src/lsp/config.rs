@@ -4,9 +4,11 @@
 //! Invariant: an invalid value is reported and the previous value kept; unknown keys are
 //! reported and ignored; a partial update changes only the keys it names.
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 
-use crate::index::IndexConfig;
+use crate::index::{cache, IndexConfig};
 use crate::languages::Language;
 
 /// The server's settings.
@@ -49,6 +51,12 @@ pub struct ConfigChange {
 }
 
 impl Config {
+    /// The cache directory (see `index::cache`), unless the `syntaxCache` setting turns the
+    /// caches off.
+    pub fn cache_dir(&self) -> Option<PathBuf> {
+        self.syntax_cache.then(cache::default_dir).flatten()
+    }
+
     pub fn index_config(&self) -> IndexConfig {
         IndexConfig {
             max_file_size: self.max_file_size,

@@ -17,13 +17,10 @@ use tower_lsp_server::ls_types::{MessageType, ProgressToken, Uri};
 use super::ext::{StatusResult, SyntaxCacheStatus};
 use super::state::{Shared, World};
 use crate::base::is_test_path;
-use crate::base::FxHashSet;
 use crate::documents::DETACHED_ROOT;
 use crate::engine::TermsSeed;
 use crate::index::walk::{self, Candidate, Loaded, MANIFEST_NAMES};
-use crate::index::{
-    cache, CacheFile, CacheKind, FileData, Index, IndexConfig, Skipped, SyntaxCache,
-};
+use crate::index::{CacheFile, CacheKind, FileData, Index, IndexConfig, Skipped, SyntaxCache};
 
 const CHUNK_SIZE: usize = 256;
 
@@ -85,9 +82,7 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         let world = shared.read();
         world
             .config
-            .syntax_cache
-            .then(cache::default_dir)
-            .flatten()
+            .cache_dir()
             .and_then(|dir| CacheFile::new(&dir, &world.roots, CacheKind::Terms))
     };
     let bpe = tokio::task::spawn_blocking(move || {
@@ -131,7 +126,7 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
     // reparses, and the caches hold fresh extractions alone.
     let (files, search, open) = {
         let world = shared.read();
-        let open: FxHashSet<(u32, Box<str>)> = world
+        let open: Vec<(u32, Box<str>)> = world
             .documents
             .iter()
             .map(|(_, document)| document.location.clone())
@@ -139,7 +134,7 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         let files: Vec<Arc<FileData>> = world
             .index
             .files()
-            .filter(|(_, file)| !open.contains(&(file.root, file.path.clone())))
+            .filter(|(_, file)| read_from_disk(&open, file))
             .map(|(_, file)| Arc::clone(file))
             .collect();
         (files, world.engine.search_index(&world.index), open)
@@ -149,7 +144,7 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
             save_cache(&cache, &files);
         }
         if let Some(file) = terms_file {
-            let keep = |data: &FileData| !open.contains(&(data.root, data.path.clone()));
+            let keep = |data: &FileData| read_from_disk(&open, data);
             if let Some(entries) = search.terms_to_save(&seed, keep) {
                 if let Err(err) = file.write(&entries) {
                     tracing::warn!(path = %file.path().display(), "cannot write the term cache: {err}");
@@ -158,6 +153,13 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         }
     })
     .await;
+}
+
+/// Whether a file's data came from the disk, not from one of the `open` buffers.
+fn read_from_disk(open: &[(u32, Box<str>)], file: &FileData) -> bool {
+    !open
+        .iter()
+        .any(|(root, path)| *root == file.root && *path == file.path)
 }
 
 /// Writes the syntax cache after a build (outside the world's lock), logging what it reused.
@@ -185,7 +187,7 @@ async fn index_workspace_inner(
     live: bool,
 ) -> (bool, Option<Arc<SyntaxCache>>) {
     let started = Instant::now();
-    let (roots, config, use_cache) = {
+    let (roots, config, cache_dir) = {
         let mut world = shared.write();
         if live {
             world.index = rebuild_empty(&world);
@@ -196,7 +198,7 @@ async fn index_workspace_inner(
         (
             world.roots.clone(),
             world.config.index_config(),
-            world.config.syntax_cache,
+            world.config.cache_dir(),
         )
     };
     let flags = shared.flags();
@@ -224,9 +226,7 @@ async fn index_workspace_inner(
     let discover_roots = roots.clone();
     let discover_config = config.clone();
     let discovered = tokio::task::spawn_blocking(move || {
-        let cache = use_cache
-            .then(cache::default_dir)
-            .flatten()
+        let cache = cache_dir
             .and_then(|dir| SyntaxCache::open(&dir, &discover_roots))
             .map(Arc::new);
         (walk::discover(&discover_roots, &discover_config), cache)
