@@ -2,6 +2,7 @@
 //! result object as the `codectx.context` command.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::commands::{build_index_at, cache_dir, file_for_cli_path, resolve_root};
 use super::{CliError, RootArgs};
@@ -56,7 +57,7 @@ pub(super) fn context(
         (index, warm.join().ok().flatten())
     });
     let (index, seed) = warm;
-    let seed = seed.unwrap_or_default();
+    let seed = Arc::new(seed.unwrap_or_default());
     let mut request = ContextRequest::new(task);
     request.budget = budget;
     request.format = format;
@@ -73,10 +74,11 @@ pub(super) fn context(
         }
     }
     let engine = Engine::new();
-    let search = engine.search_index_seeded(&index, Some(&seed));
+    engine.seed_terms(Arc::clone(&seed));
     let result = engine
         .assemble_context(&index, &request)
         .map_err(|err| CliError::Usage(err.to_string()))?;
+    let search = engine.search_index(&index);
     let printed = print_result(&index, &result, json_out, explain);
     // After the answer is out: the term counts for the next run, when they changed.
     if let Some(file) = terms_file {

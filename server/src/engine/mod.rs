@@ -118,6 +118,8 @@ pub struct ContextResult {
 #[derive(Default)]
 pub struct Engine {
     search: Mutex<Option<Arc<SearchIndex>>>,
+    /// Term counts of an earlier run for the next build of the search tables (taken by it).
+    terms_seed: Mutex<Option<Arc<TermsSeed>>>,
     /// Token counts of rendered blocks, by tokenizer and a hash of the text.
     token_counts: Mutex<crate::base::FxHashMap<(Tokenizer, u64), u32>>,
 }
@@ -134,13 +136,17 @@ impl Engine {
         Engine::default()
     }
 
-    /// The search tables for this index, built (or incrementally refreshed) when stale.
-    pub fn search_index(&self, index: &Index) -> Arc<SearchIndex> {
-        self.search_index_seeded(index, None)
+    /// Gives the next build of the search tables the term counts of an earlier run (read from
+    /// the term cache), so that it counts the words of only the files `seed` lacks.
+    pub fn seed_terms(&self, seed: Arc<TermsSeed>) {
+        *self
+            .terms_seed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(seed);
     }
 
-    /// Like [`Engine::search_index`], taking the term counts of files `seed` has from it.
-    pub fn search_index_seeded(&self, index: &Index, seed: Option<&TermsSeed>) -> Arc<SearchIndex> {
+    /// The search tables for this index, built (or incrementally refreshed) when stale.
+    pub fn search_index(&self, index: &Index) -> Arc<SearchIndex> {
         let mut slot = self
             .search
             .lock()
@@ -150,11 +156,16 @@ impl Engine {
                 return Arc::clone(search);
             }
         }
+        let seed = self
+            .terms_seed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
         let fresh = Arc::new(SearchIndex::build_seeded(
             index,
             index.generation(),
             slot.as_deref(),
-            seed,
+            seed.as_deref(),
         ));
         if let Some(stale) = slot.replace(Arc::clone(&fresh)) {
             // Freeing the old tables (a large share of a rebuild's time) is nobody's wait.

@@ -103,12 +103,11 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         let warm_seed = Arc::clone(&seed);
         let _ = tokio::task::spawn_blocking(move || {
             let world = warm.read();
+            world.engine.seed_terms(warm_seed);
             rayon::join(
                 || world.index.warm_up(),
                 || {
-                    world
-                        .engine
-                        .search_index_seeded(&world.index, Some(&warm_seed));
+                    world.engine.search_index(&world.index);
                 },
             );
         })
