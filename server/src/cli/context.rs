@@ -48,7 +48,7 @@ pub(super) fn context(
     let terms_file = cache_dir(root).and_then(|cache_dir| {
         CacheFile::new(&cache_dir, std::slice::from_ref(&dir), CacheKind::Terms)
     });
-    let warm = std::thread::scope(|scope| {
+    let (index, seed) = std::thread::scope(|scope| {
         let warm = scope.spawn(|| {
             crate::engine::tokens::warm_up(tokenizer);
             terms_file.as_ref().map(CacheFile::read_map::<FileTerms>)
@@ -56,7 +56,6 @@ pub(super) fn context(
         let (index, _) = build_index_at(&dir, root);
         (index, warm.join().ok().flatten())
     });
-    let (index, seed) = warm;
     let seed = Arc::new(seed.unwrap_or_default());
     let mut request = ContextRequest::new(task);
     request.budget = budget;
