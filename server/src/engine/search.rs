@@ -13,8 +13,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::text::{for_each_path_word, for_each_word, identifier_terms, normalize_name};
-use crate::base::{is_test_path, FileId, FxHashMap, FxHashSet};
-use crate::index::cache::content_key;
+use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, FileData, Index};
 
 const K1: f32 = 1.2;
@@ -94,8 +93,7 @@ pub type TermsSeed = FxHashMap<u128, FileTerms>;
 /// The key of a file's term counts: its text (with its language and test flag) and its path,
 /// whose words count too.
 pub fn terms_key(data: &FileData) -> u128 {
-    let is_test = is_test_path(&data.path);
-    content_key(data.lang, is_test, &data.text) ^ xxh3_128(data.path.as_bytes()).rotate_left(64)
+    data.content_key() ^ xxh3_128(data.path.as_bytes()).rotate_left(64)
 }
 
 impl FileTerms {

@@ -20,7 +20,7 @@ use serde::Serialize;
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
 use super::FileData;
-use crate::base::{is_test_path, FxHashMap, TextRange};
+use crate::base::{FxHashMap, TextRange};
 use crate::languages::Language;
 use crate::syntax::FileSyntax;
 
@@ -153,10 +153,7 @@ impl SyntaxCache {
     pub fn save<'a>(&self, files: impl IntoIterator<Item = &'a FileData>) -> io::Result<bool> {
         let mut entries: Vec<(u128, &FileSyntax)> = files
             .into_iter()
-            .map(|file| {
-                let is_test = is_test_path(&file.path);
-                (content_key(file.lang, is_test, &file.text), &*file.syntax)
-            })
+            .map(|file| (file.content_key(), &*file.syntax))
             .collect();
         entries.sort_unstable_by_key(|(key, _)| *key);
         entries.dedup_by_key(|(key, _)| *key);

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::SyntaxCache;
+use super::{cache, SyntaxCache};
 use crate::base::{auxiliary_kind, is_test_path, FxHashMap, LineIndex};
 use crate::languages::{DefKind, Language};
 use crate::syntax::{self, FileSyntax};
@@ -52,6 +52,11 @@ impl FileData {
             .and_then(|cache| cache.get(lang, is_test, &text))
             .unwrap_or_else(|| Arc::new(syntax::analyze(lang, &text, is_test)));
         FileData::from_syntax(root, path, lang, text, syntax)
+    }
+
+    /// The key of this file's extraction in the syntax cache (see [`cache::content_key`]).
+    pub fn content_key(&self) -> u128 {
+        cache::content_key(self.lang, self.is_test, &self.text)
     }
 
     /// Wraps a syntax extracted elsewhere (from an editor buffer's incrementally parsed tree).
