@@ -7,6 +7,10 @@
 //! lies on the text's character boundaries. A cache written by another build of codectx, or
 //! damaged, or unreadable, is ignored with a logged reason; nothing here can fail a build.
 //! Only files named by a [`CacheKind`]'s prefix are ever deleted from the cache directory.
+//!
+//! Each build of codectx has its own file per set of roots, so that two builds used on one
+//! workspace (an editor's bundled server and an agent's command line) do not rewrite each
+//! other's cache; a write keeps the newest [`OTHER_BUILDS_KEPT`] files of other builds.
 
 use std::fs;
 use std::io::{self, Write as _};
@@ -32,6 +36,9 @@ const HEADER_LEN: usize = 32;
 /// Caches above this size are not read (20,427 files wrote 49 MB of extractions and 60 MB of
 /// term counts).
 const MAX_CACHE_BYTES: u64 = 1 << 30;
+
+/// Files of other builds kept for one set of roots and kind when a build writes its own.
+const OTHER_BUILDS_KEPT: usize = 2;
 
 /// The key of one file's extraction: its text, its language and whether it is a test file.
 pub fn content_key(lang: Language, is_test: bool, text: &str) -> u128 {
@@ -200,6 +207,8 @@ impl CacheKind {
 /// payload's checksum and length) and a `postcard` payload.
 pub struct CacheFile {
     path: PathBuf,
+    /// The start of the names of every build's file for these roots and kind.
+    stem: String,
     kind: CacheKind,
     identity: u64,
 }
@@ -208,22 +217,22 @@ impl CacheFile {
     /// The file of this kind for these roots under `dir`. `None` when this build's identity is
     /// unknown (then nothing it read could be checked).
     pub fn new(dir: &Path, roots: &[PathBuf], kind: CacheKind) -> Option<CacheFile> {
-        let identity = build_identity()?;
+        Some(CacheFile::of_build(dir, roots, kind, build_identity()?))
+    }
+
+    fn of_build(dir: &Path, roots: &[PathBuf], kind: CacheKind, identity: u64) -> CacheFile {
         let mut roots_key = String::new();
         for root in roots {
             roots_key.push_str(&root.to_string_lossy());
             roots_key.push('\n');
         }
-        let name = format!(
-            "{}{:016x}.bin",
-            kind.prefix(),
-            xxh3_64(roots_key.as_bytes())
-        );
-        Some(CacheFile {
-            path: dir.join(name),
+        let stem = format!("{}{:016x}-", kind.prefix(), xxh3_64(roots_key.as_bytes()));
+        CacheFile {
+            path: dir.join(format!("{stem}{identity:016x}.bin")),
+            stem,
             kind,
             identity,
-        })
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -304,9 +313,37 @@ impl CacheFile {
         }
         written?;
         if let Some(dir) = self.path.parent() {
+            self.prune_other_builds(dir);
             prune(dir);
         }
         Ok(())
+    }
+
+    /// Deletes the files other builds wrote for these roots, but for the newest
+    /// [`OTHER_BUILDS_KEPT`].
+    fn prune_other_builds(&self, dir: &Path) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        let own = self.path.file_name();
+        let mut others: Vec<(SystemTime, PathBuf)> = entries
+            .flatten()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&self.stem)
+                    && name.ends_with(".bin")
+                    && Some(entry.file_name().as_os_str()) != own
+            })
+            .map(|entry| {
+                let modified = entry.metadata().and_then(|meta| meta.modified());
+                (modified.unwrap_or(SystemTime::UNIX_EPOCH), entry.path())
+            })
+            .collect();
+        others.sort_by(|a, b| b.cmp(a));
+        for (_, path) in others.into_iter().skip(OTHER_BUILDS_KEPT) {
+            let _ = fs::remove_file(path);
+        }
     }
 }
 
@@ -503,6 +540,41 @@ mod tests {
         let own = SyntaxCache::open(&cache_dir, &[root]).unwrap();
         let own = own.path().file_name().unwrap().to_string_lossy();
         assert_eq!(names, ["notes.txt", "syntax-0000000000000002.bin", &own]);
+    }
+
+    #[test]
+    fn each_build_keeps_its_own_file_and_a_write_keeps_the_newest_two_of_other_builds() {
+        let tmp = tempfile::tempdir().unwrap();
+        let roots = [tmp.path().join("repo")];
+        let file = |identity| CacheFile::of_build(tmp.path(), &roots, CacheKind::Terms, identity);
+        let hour = Duration::from_secs(3600);
+        for identity in 1..=4u64 {
+            file(identity)
+                .write(&vec![(u128::from(identity), identity)])
+                .unwrap();
+            // Earlier builds wrote earlier.
+            fs::File::options()
+                .write(true)
+                .open(file(identity).path())
+                .unwrap()
+                .set_modified(SystemTime::now() - hour * (10 - identity as u32))
+                .unwrap();
+        }
+        // The third build's cache survived the fourth's write and is still its own.
+        assert_eq!(file(3).read_map::<u64>().get(&3), Some(&3));
+        assert_eq!(file(2).read_map::<u64>().get(&2), Some(&2));
+        assert!(!file(1).path().exists());
+        // Another build never reads a file as its own.
+        fs::copy(file(2).path(), file(5).path()).unwrap();
+        assert!(file(5).read_map::<u64>().is_empty());
+        // Another set of roots or another kind is left alone.
+        let other_roots =
+            CacheFile::of_build(tmp.path(), &[tmp.path().join("x")], CacheKind::Terms, 9);
+        other_roots.write(&vec![(0u128, 0u64)]).unwrap();
+        let syntax = CacheFile::of_build(tmp.path(), &roots, CacheKind::Syntax, 9);
+        syntax.write(&vec![(0u128, 0u64)]).unwrap();
+        file(6).write(&vec![(6u128, 6u64)]).unwrap();
+        assert!(other_roots.path().exists() && syntax.path().exists());
     }
 
     #[test]
