@@ -53,23 +53,41 @@ impl TextRange {
     }
 }
 
+/// Directories of tests and what only tests use.
+const TEST_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "__tests__",
+    "__mocks__",
+    "testing",
+    "testdata",
+    "spec",
+    "specs",
+];
+/// Directories of test helpers: `test-helpers`, `test_utils`.
+const TEST_DIR_PREFIXES: &[&str] = &["test-", "test_", "tests-", "tests_"];
+
 /// Whether a path (relative, `/`-separated) looks like test code by the usual conventions
-/// of the supported languages: `tests/`, `test_x.py`, `x_test.py`, `x_test.go`,
-/// `x.test.ts`, `x.spec.js`, `__tests__/`, `conftest.py`.
+/// of the supported languages: `tests/`, `__tests__/`, `test-helpers/`, `test_x.py`,
+/// `x_test.py`, `x_test.go`, `x.test.ts`, `x.spec.js`, `x.test-d.ts` (type tests),
+/// `x-tests.ts`, `conftest.py`.
 pub fn is_test_path(path: &str) -> bool {
     let file_name = path.rsplit('/').next().unwrap_or(path);
-    let stem = file_name.split('.').next().unwrap_or(file_name);
-    let in_test_dir = path
-        .split('/')
-        .rev()
-        .skip(1)
-        .any(|dir| matches!(dir, "test" | "tests" | "__tests__" | "testing" | "spec"));
+    let mut parts = file_name.split('.');
+    let stem = parts.next().unwrap_or(file_name);
+    // The segments between the stem and the extension: `test` in `cart.test.ts`.
+    let mut middle = parts.rev().skip(1);
+    let in_test_dir = path.split('/').rev().skip(1).any(|dir| {
+        TEST_DIRS.contains(&dir) || TEST_DIR_PREFIXES.iter().any(|p| dir.starts_with(p))
+    });
     in_test_dir
         || stem.starts_with("test_")
-        || stem.ends_with("_test")
+        || stem.starts_with("test-")
+        || ["_test", "_tests", "-test", "-tests", "_spec", "-spec"]
+            .iter()
+            .any(|suffix| stem.ends_with(suffix))
         || stem == "conftest"
-        || file_name.contains(".test.")
-        || file_name.contains(".spec.")
+        || middle.any(|segment| matches!(segment, "test" | "tests" | "spec" | "test-d"))
 }
 
 /// Directories whose code supports a project without being it (examples, benchmarks,
@@ -154,6 +172,12 @@ mod tests {
             "crates/cli/tests/cli.rs",
             "conftest.py",
             "app/test_views.py",
+            "index.test-d.ts",
+            "typings/commander-tests.ts",
+            "test-helpers/context.js",
+            "src/test_utils/mod.rs",
+            "internal/testdata/a.go",
+            "lib/parser-spec.js",
         ] {
             assert!(is_test_path(path), "{path}");
         }
@@ -162,6 +186,9 @@ mod tests {
             "src/contest.py",
             "tests.py",
             "src/latest.ts",
+            "src/attest.rs",
+            "src/testing_utils_x.test",
+            "lib/contest-spec.d/x.js",
         ] {
             assert!(!is_test_path(path), "{path}");
         }
