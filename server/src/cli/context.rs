@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use super::commands::{build_index_at, cache_dir, file_for_cli_path, resolve_root};
 use super::{CliError, RootArgs};
-use crate::engine::{ContextRequest, Engine, FileTerms, Format, IntentKind, Tokenizer};
-use crate::index::{CacheFile, CacheKind, FilePosition};
+use crate::engine::{
+    ContextRequest, ContextResult, Engine, FileTerms, Format, IntentKind, Tokenizer,
+};
+use crate::index::{CacheFile, CacheKind, FilePosition, Index};
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn context(
@@ -97,8 +99,8 @@ pub(super) fn context(
 }
 
 fn print_result(
-    index: &crate::index::Index,
-    result: &crate::engine::ContextResult,
+    index: &Index,
+    result: &ContextResult,
     json_out: bool,
     explain: bool,
 ) -> Result<(), CliError> {

@@ -313,35 +313,47 @@ impl CacheFile {
         }
         written?;
         if let Some(dir) = self.path.parent() {
-            self.prune_other_builds(dir);
-            prune(dir);
+            self.prune(dir);
         }
         Ok(())
     }
 
-    /// Deletes the files other builds wrote for these roots, but for the newest
-    /// [`OTHER_BUILDS_KEPT`].
-    fn prune_other_builds(&self, dir: &Path) {
+    /// Deletes, in one pass over the directory, the caches of workspaces not indexed for
+    /// [`UNUSED_FOR`], files left aside by writers that died (older than a day), and the files
+    /// other builds wrote for these roots but the newest [`OTHER_BUILDS_KEPT`].
+    fn prune(&self, dir: &Path) {
         let Ok(entries) = fs::read_dir(dir) else {
             return;
         };
         let own = self.path.file_name();
-        let mut others: Vec<(SystemTime, PathBuf)> = entries
-            .flatten()
-            .filter(|entry| {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with(&self.stem)
-                    && name.ends_with(".bin")
-                    && Some(entry.file_name().as_os_str()) != own
-            })
-            .map(|entry| {
-                let modified = entry.metadata().and_then(|meta| meta.modified());
-                (modified.unwrap_or(SystemTime::UNIX_EPOCH), entry.path())
-            })
-            .collect();
-        others.sort_by(|a, b| b.cmp(a));
-        for (_, path) in others.into_iter().skip(OTHER_BUILDS_KEPT) {
+        let mut other_builds: Vec<(SystemTime, PathBuf)> = Vec::new();
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let name = file_name.to_string_lossy();
+            if !CacheKind::ALL
+                .iter()
+                .any(|kind| name.starts_with(kind.prefix()))
+            {
+                continue;
+            }
+            let is_cache = name.ends_with(".bin");
+            let limit = if is_cache {
+                UNUSED_FOR
+            } else if name.ends_with(".tmp") {
+                MARK_AFTER
+            } else {
+                continue;
+            };
+            let modified = entry.metadata().and_then(|meta| meta.modified()).ok();
+            if modified.and_then(age).is_some_and(|age| age > limit) {
+                let _ = fs::remove_file(entry.path());
+            } else if is_cache && name.starts_with(&self.stem) && Some(file_name.as_os_str()) != own
+            {
+                other_builds.push((modified.unwrap_or(SystemTime::UNIX_EPOCH), entry.path()));
+            }
+        }
+        other_builds.sort_by(|a, b| b.cmp(a));
+        for (_, path) in other_builds.into_iter().skip(OTHER_BUILDS_KEPT) {
             let _ = fs::remove_file(path);
         }
     }
@@ -352,54 +364,22 @@ const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
 /// A cache's modification time is brought forward on reading once it is this old.
 const MARK_AFTER: Duration = Duration::from_secs(24 * 3600);
 
-fn age(meta: &fs::Metadata) -> Option<Duration> {
-    SystemTime::now().duration_since(meta.modified().ok()?).ok()
+fn age(modified: SystemTime) -> Option<Duration> {
+    SystemTime::now().duration_since(modified).ok()
 }
 
 /// Records that a cache was read, so that pruning keeps it.
 fn mark_used(path: &Path) {
     let stale = fs::metadata(path)
+        .and_then(|meta| meta.modified())
         .ok()
-        .and_then(|meta| age(&meta))
+        .and_then(age)
         .is_some_and(|age| age > MARK_AFTER);
     if stale {
         let _ = fs::File::options()
             .write(true)
             .open(path)
             .and_then(|file| file.set_modified(SystemTime::now()));
-    }
-}
-
-/// Deletes the caches of workspaces not indexed for [`UNUSED_FOR`], and files left aside by
-/// writers that died (older than a day).
-fn prune(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if !CacheKind::ALL
-            .iter()
-            .any(|kind| name.starts_with(kind.prefix()))
-        {
-            continue;
-        }
-        let limit = if name.ends_with(".tmp") {
-            MARK_AFTER
-        } else if name.ends_with(".bin") {
-            UNUSED_FOR
-        } else {
-            continue;
-        };
-        if entry
-            .metadata()
-            .ok()
-            .and_then(|meta| age(&meta))
-            .is_some_and(|age| age > limit)
-        {
-            let _ = fs::remove_file(entry.path());
-        }
     }
 }
 

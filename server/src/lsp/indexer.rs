@@ -85,7 +85,7 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
             .cache_dir()
             .and_then(|dir| CacheFile::new(&dir, &world.roots, CacheKind::Terms))
     };
-    let bpe = tokio::task::spawn_blocking(move || {
+    let preload = tokio::task::spawn_blocking(move || {
         crate::engine::tokens::warm_up(crate::engine::Tokenizer::O200kBase);
         let seed: TermsSeed = terms_file
             .as_ref()
@@ -94,7 +94,7 @@ pub async fn index_workspace(shared: Arc<Shared>, live: bool) {
         (terms_file, seed)
     });
     let (finished, cache) = index_workspace_inner(&shared, generation, live).await;
-    let (terms_file, seed) = bpe.await.unwrap_or_default();
+    let (terms_file, seed) = preload.await.unwrap_or_default();
     let seed = Arc::new(seed);
     if finished {
         // For the same reason, the index's lazy tables and the engine's search tables are built
