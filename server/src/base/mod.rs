@@ -75,20 +75,25 @@ pub fn is_test_path(path: &str) -> bool {
     let file_name = path.rsplit('/').next().unwrap_or(path);
     let mut parts = file_name.split('.');
     let stem = parts.next().unwrap_or(file_name);
-    // The segments between the stem and the extension: `test` in `cart.test.ts`.
+    // The segments between the stem and the extension: `test` in `cart.test.ts`, and
+    // `flags_test` in `zz_generated.flags_test.go` (Go's rule is the name's end alone).
     let mut middle = parts.rev().skip(1);
     let in_test_dir = path.split('/').rev().skip(1).any(|dir| {
         TEST_DIRS.contains(&dir) || TEST_DIR_PREFIXES.iter().any(|p| dir.starts_with(p))
     });
+    let test_suffix = |name: &str| TEST_SUFFIXES.iter().any(|suffix| name.ends_with(suffix));
     in_test_dir
         || stem.starts_with("test_")
         || stem.starts_with("test-")
-        || ["_test", "_tests", "-test", "-tests", "_spec", "-spec"]
-            .iter()
-            .any(|suffix| stem.ends_with(suffix))
+        || test_suffix(stem)
         || stem == "conftest"
-        || middle.any(|segment| matches!(segment, "test" | "tests" | "spec" | "test-d"))
+        || middle.any(|segment| {
+            matches!(segment, "test" | "tests" | "spec" | "test-d") || test_suffix(segment)
+        })
 }
+
+/// The ends of a file name's stem that make it test code: `store_test.go`, `x-spec.js`.
+const TEST_SUFFIXES: &[&str] = &["_test", "_tests", "-test", "-tests", "_spec", "-spec"];
 
 /// Directories whose code supports a project without being it (examples, benchmarks,
 /// demos, documentation and vendored third-party code), each with the kind of code it holds:
@@ -178,6 +183,8 @@ mod tests {
             "src/test_utils/mod.rs",
             "internal/testdata/a.go",
             "lib/parser-spec.js",
+            "zz_generated.flags_test.go",
+            "src/cart.api_test.py",
         ] {
             assert!(is_test_path(path), "{path}");
         }

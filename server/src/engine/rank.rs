@@ -64,6 +64,9 @@ const DECLARATION_WORDS: &[&str] = &[
     "declaration",
     "declarations",
     "dts",
+    "typescript",
+    "namespace",
+    "namespaces",
 ];
 /// Files outside the directories and files a commit-style scope names (see
 /// `QueryAnalysis::scope_words`) rank below those inside.
@@ -2035,6 +2038,12 @@ export function send(request: Request, options: RetryOptions) {
         assert!(declarations.is_empty());
         let (path, declarations) = top_file("add a type for the retry limit", IntentKind::BugFix);
         assert_eq!(path, "source/types/retry.ts");
+        assert!(declarations.is_empty());
+        // Naming the language of the declarations, or their namespace, asks about them too.
+        let (_, declarations) = top_file(
+            "fix the retry limit of the TypeScript namespace",
+            IntentKind::BugFix,
+        );
         assert!(declarations.is_empty());
     }
 
