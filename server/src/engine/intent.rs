@@ -435,6 +435,9 @@ impl Votes {
 
 /// The cue phrases of [`CUES`] found in the task's words, each weighed double when it opens
 /// the task.
+/// The weight of a cue found only below the task's first line.
+const BODY_CUE_SHARE: f32 = 0.5;
+
 fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
     let joined = format!(" {} ", words.join(" "));
     // Multi-word cues also match with stop words left out (`add a test` ~ `add test`).
@@ -483,6 +486,13 @@ fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
             (true, _) => weight * 2.0,
             (false, true) => weight * 0.5,
             (false, false) => *weight,
+        };
+        // The first line states the task; the lines below explain it (or list what else a
+        // commit did), so their cues count for less.
+        let weight = if at_start || lines.first().is_some_and(|line| line.contains(needle)) {
+            weight
+        } else {
+            weight * BODY_CUE_SHARE
         };
         let signal = if at_start {
             format!("starts-with:{cue}")
@@ -635,6 +645,19 @@ mod tests {
         assert_ne!(
             kind_of("Restore the original app when out is called"),
             IntentKind::UsageExploration
+        );
+    }
+
+    #[test]
+    fn the_first_line_states_the_task_and_the_lines_below_explain_it() {
+        let query = "Add getOptionValue and setOptionValue\n\n\
+            * Simplify typings by removing the default export\n\n\
+            * Change any to unknown";
+        assert_eq!(kind_of(query), IntentKind::Implementation);
+        // The same cues in the title decide it.
+        assert_eq!(
+            kind_of("Simplify typings and change any to unknown"),
+            IntentKind::Refactor
         );
     }
 
