@@ -59,6 +59,13 @@ const MAX_OMITTED: usize = 12;
 
 /// Candidates scoring below this share of the best one are not worth their tokens.
 const RELEVANCE_FLOOR: f32 = 0.2;
+/// The code of the best targets (their candidates in the code section scoring at least this
+/// share of the best) is placed whole before the sections share the budget, when it takes
+/// at most [`LEAD_SHARE`] of it: at a tight budget the code the task is about is worth more
+/// than the cards that would otherwise fill the definitions' share first.
+const LEAD_RATIO: f32 = 0.9;
+const LEAD_SHARE: f32 = 0.5;
+const MAX_LEADS: usize = 2;
 
 fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Rendering) -> String {
     let data = input.index.file(candidate.file).expect("live file");
@@ -152,7 +159,9 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
         .partition(|idx| candidates[*idx].score >= top * RELEVANCE_FLOOR);
 
     let mut packer = Packer::new(input, &relevant);
-    // Pass 1: each section within its share. Pass 2: what is left, to anyone, by score.
+    // Pass 0: the best targets' code, whole. Pass 1: each section within its share of the
+    // rest. Pass 2: what is left, to anyone, by score.
+    packer.lead(&relevant, top);
     packer.fill(&relevant, Pass::WithinShares);
     packer.fill(&relevant, Pass::Leftover);
     let Packer {
@@ -220,10 +229,12 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     }
 }
 
-/// The passes over the candidates: first each section within its share of the budget,
-/// then what is left, to any section, by score.
+/// The passes over the candidates: first the best targets' code within a share of the
+/// whole budget (see [`LEAD_SHARE`]), then each section within its share of the rest, then
+/// what is left, to any section, by score.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pass {
+    Lead,
     WithinShares,
     Leftover,
 }
@@ -242,7 +253,12 @@ struct Packer<'i, 'a> {
     allowance: [u32; 5],
     /// The tokens not taken by the header and the sections' wrappers.
     available: u32,
+    /// The tokens each section spent, the lead's code aside (see [`Pass::Lead`]).
     spent: [u32; 5],
+    /// The tokens the best targets' code took before the sections shared the rest.
+    lead: u32,
+    /// The candidates placed by the lead pass.
+    leads: FxHashSet<usize>,
     /// The (section, file) groups with an entry: the first entry of a file in a grouped
     /// section also pays for the file's heading.
     grouped: FxHashSet<(usize, FileId)>,
@@ -273,19 +289,16 @@ impl<'i, 'a> Packer<'i, 'a> {
                 .sum::<u32>()
             + 8;
         let available = input.limit.saturating_sub(overhead);
-        let share_total: u32 = input.shares.iter().sum::<u32>().max(1);
-        let mut allowance: [u32; 5] = [0; 5];
-        for section in Section::ALL {
-            allowance[section.idx()] = available * input.shares[section.idx()] / share_total;
-        }
         Packer {
             input,
             costs,
             chosen: Vec::new(),
             taken: vec![false; candidates.len()],
-            allowance,
+            allowance: allowances(&input.shares, available),
             available,
             spent: [0; 5],
+            lead: 0,
+            leads: FxHashSet::default(),
             grouped: FxHashSet::default(),
             group_costs: FxHashMap::default(),
         }
@@ -301,9 +314,37 @@ impl<'i, 'a> Packer<'i, 'a> {
             .1
     }
 
+    /// The code of the best targets, whole, within [`LEAD_SHARE`] of the budget; the
+    /// sections then share what it leaves.
+    fn lead(&mut self, relevant: &[usize], top: f32) {
+        let candidates = self.input.candidates;
+        let mut pool = (self.available as f32 * LEAD_SHARE) as u32;
+        let leads: Vec<usize> = relevant
+            .iter()
+            .copied()
+            .take_while(|idx| candidates[*idx].score >= top * LEAD_RATIO)
+            .filter(|idx| {
+                let candidate = &candidates[*idx];
+                candidate.section == Section::Code
+                    && candidate.renderings[0].fidelity == Fidelity::Full
+            })
+            .take(MAX_LEADS)
+            .collect();
+        for idx in leads {
+            let before = pool;
+            if self.place(idx, 0, Pass::Lead, &mut pool) {
+                self.taken[idx] = true;
+                self.lead += before - pool;
+            }
+        }
+        if self.lead > 0 {
+            self.allowance = allowances(&self.input.shares, self.available - self.lead);
+        }
+    }
+
     /// Each candidate not chosen yet, by score, with its richest rendering that fits.
     fn fill(&mut self, relevant: &[usize], pass: Pass) {
-        let total_spent: u32 = self.spent.iter().sum();
+        let total_spent: u32 = self.spent.iter().sum::<u32>() + self.lead;
         let mut pool = self.available.saturating_sub(total_spent);
         for &idx in relevant {
             if self.taken[idx] {
@@ -355,7 +396,7 @@ impl<'i, 'a> Packer<'i, 'a> {
         let refund: u32 = overlapped.iter().map(|pos| self.chosen[*pos].tokens).sum();
         let room = match pass {
             Pass::WithinShares => self.allowance[section].saturating_sub(self.spent[section]),
-            Pass::Leftover => *pool + refund,
+            Pass::Lead | Pass::Leftover => *pool + refund,
         };
         if rendering.body.len() > room as usize * MAX_BYTES_PER_TOKEN {
             return false;
@@ -374,21 +415,34 @@ impl<'i, 'a> Packer<'i, 'a> {
         let tokens = self.cost(idx, rendering_idx) + heading;
         let fits = match pass {
             Pass::WithinShares => self.spent[section] + tokens <= self.allowance[section],
-            Pass::Leftover => tokens <= *pool + refund,
+            Pass::Lead | Pass::Leftover => tokens <= *pool + refund,
         };
         if !fits {
             return false;
         }
         for pos in overlapped.into_iter().rev() {
             let replaced = self.chosen.remove(pos);
-            self.spent[candidates[replaced.candidate_idx].section.idx()] -= replaced.tokens;
-            if pass == Pass::Leftover {
+            if self.leads.remove(&replaced.candidate_idx) {
+                self.lead = self.lead.saturating_sub(replaced.tokens);
+            } else {
+                let spent = &mut self.spent[candidates[replaced.candidate_idx].section.idx()];
+                *spent = spent.saturating_sub(replaced.tokens);
+            }
+            if pass != Pass::WithinShares {
                 *pool += replaced.tokens;
             }
         }
-        self.spent[section] += tokens;
-        if pass == Pass::Leftover {
-            *pool -= tokens;
+        match pass {
+            // The lead's tokens are the whole budget's, not its section's (see `lead`).
+            Pass::Lead => {
+                *pool -= tokens;
+                self.leads.insert(idx);
+            }
+            Pass::WithinShares => self.spent[section] += tokens,
+            Pass::Leftover => {
+                self.spent[section] += tokens;
+                *pool -= tokens;
+            }
         }
         let (block, block_tokens) = self
             .costs
@@ -405,6 +459,16 @@ impl<'i, 'a> Packer<'i, 'a> {
         });
         true
     }
+}
+
+/// Each section's share of `available` tokens.
+fn allowances(shares: &[u32; 5], available: u32) -> [u32; 5] {
+    let share_total: u32 = shares.iter().sum::<u32>().max(1);
+    let mut allowance: [u32; 5] = [0; 5];
+    for section in Section::ALL {
+        allowance[section.idx()] = available * shares[section.idx()] / share_total;
+    }
+    allowance
 }
 
 /// The best candidates left out (at most [`MAX_OMITTED`]: neither chosen nor held by a
@@ -657,6 +721,63 @@ def execute(sql, params):
         // The card is not listed as left out: its code holds it.
         assert!(assembly.omitted.is_empty());
         assert!(assembly.text.contains("conn.commit()"), "{}", assembly.text);
+    }
+
+    #[test]
+    fn the_best_targets_code_comes_whole_before_the_sections_share_the_budget() {
+        let mut text = String::from("def execute(sql, params):\n");
+        for line in 0..30 {
+            text.push_str(&format!(
+                "    rows_{line} = run(sql, params, attempt={line})\n"
+            ));
+        }
+        text.push_str("    return rows_0\n");
+        for card in 0..40 {
+            text.push_str(&format!("\ndef helper_{card}(value):\n    return value\n"));
+        }
+        let (index, _) = crate::index::tests::index_fixture(&format!("//- /shop/db.py\n{text}"));
+        let def = |name: &str| index.defs_named(name)[0];
+        let execute = def("execute");
+        let mut candidates = vec![Candidate {
+            section: Section::Code,
+            file: execute.file,
+            def: Some(execute),
+            symbol: Some("execute".to_owned()),
+            kind: index.def(execute).map(|def| def.kind),
+            score: 1.0,
+            reasons: Vec::new(),
+            named: true,
+            of: None,
+            renderings: vec![full(&index, execute), compact(&index, execute)],
+        }];
+        for card in 0..40 {
+            let helper = def(&format!("helper_{card}"));
+            candidates.push(Candidate {
+                section: Section::Definitions,
+                file: helper.file,
+                def: Some(helper),
+                symbol: Some(format!("helper_{card}")),
+                kind: index.def(helper).map(|def| def.kind),
+                score: 0.9 - card as f32 * 0.001,
+                reasons: Vec::new(),
+                named: false,
+                of: None,
+                renderings: vec![compact(&index, helper)],
+            });
+        }
+        // The code's own share (a quarter of 1,000 tokens) is too small for the function,
+        // which would otherwise come as a card while the cards fill their larger share.
+        let assembly = assembled(&index, &candidates, [3, 1, 0, 0, 0], 1000, None);
+        let target = assembly
+            .chosen
+            .iter()
+            .find(|chosen| chosen.candidate_idx == 0)
+            .expect("the target is chosen");
+        assert_eq!(target.rendering_idx, 0, "{}", assembly.text);
+        assert!(assembly.text.contains("attempt=29"), "{}", assembly.text);
+        assert!(assembly.used <= 1000);
+        // The cards share what is left.
+        assert!(assembly.chosen.len() > 5, "{}", assembly.text);
     }
 
     #[test]
