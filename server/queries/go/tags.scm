@@ -25,6 +25,13 @@
 (type_spec
   name: (type_identifier) @name
   type: (struct_type (field_declaration_list) @body)) @definition.struct
+; Embedded structs: a field without a name, whose type's methods and fields the struct has.
+(type_spec
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        !name
+        type: [(type_identifier) (pointer_type) (qualified_type) (generic_type)] @base)))) @definition.struct
 ; (An interface has no body node: its signature is its first line, `type Getter interface`.)
 (type_spec
   name: (type_identifier) @name

@@ -18,6 +18,12 @@
 (class_declaration
   name: (_) @name
   body: (class_body) @body) @definition.class
+; What a class declaration extends. In JavaScript the heritage holds the expression itself
+; (`class App extends Emitter`); in TypeScript it holds `extends` and `implements` clauses,
+; which the predicate leaves to ../typescript/tags.scm.
+((class_declaration
+  (class_heritage (_) @base)) @definition.class
+  (#not-match? @base "^(extends|implements)[^A-Za-z0-9_$]"))
 
 (class_body
   (method_definition

@@ -9,6 +9,11 @@
   name: (identifier) @name
   body: (block) @body) @definition.function
 
+; Base classes (not keyword arguments such as `metaclass=`): `class ModelAdmin(BaseModelAdmin)`,
+; `class LoginForm(forms.Form)`.
+(class_definition
+  superclasses: (argument_list [(identifier) (attribute)] @base)) @definition.class
+
 ; Docstrings: the first statement of a body, when it is a string.
 (class_definition
   body: (block . (expression_statement (string) @doc))) @definition.class

@@ -15,6 +15,18 @@
   name: (type_identifier) @name
   body: (class_body) @body) @definition.class
 
+; What a class or an interface extends: `class Cart extends Base<T>`,
+; `interface Shape extends Base, Named`.
+(class_declaration
+  (class_heritage
+    (extends_clause value: [(identifier) (member_expression)] @base))) @definition.class
+(abstract_class_declaration
+  (class_heritage
+    (extends_clause value: [(identifier) (member_expression)] @base))) @definition.class
+(interface_declaration
+  (extends_type_clause
+    type: [(type_identifier) (nested_type_identifier) (generic_type)] @base)) @definition.interface
+
 ; Enum members are fields of their enum.
 (enum_body
   name: (property_identifier) @name @definition.field)

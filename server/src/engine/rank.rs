@@ -733,8 +733,33 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
             // The qualifier names the container or module (`Session.send`, `utils.quote`), or
             // abbreviates the module as receivers do (`ctx.throw` in `context.js`, `res.send`
             // in `response.js`): the closest reading that some definition has wins.
+            // A type's member it inherits (`ModelAdmin.get_queryset`, defined by its base
+            // `BaseModelAdmin`) is qualified by the type too, when the type has none of its own
+            // (outside tests, whose local types may share its name).
+            let inherited: Vec<Box<str>> = if exact.iter().any(|def_id| {
+                index.container_name(*def_id) == Some(qualifier.as_str())
+                    && !is_test_def(index, *def_id)
+            }) {
+                Vec::new()
+            } else {
+                index
+                    .ancestors(qualifier)
+                    .into_iter()
+                    .find(|level| {
+                        exact.iter().any(|def_id| {
+                            index.container_name(*def_id).is_some_and(|container| {
+                                level.iter().any(|base| **base == *container)
+                            })
+                        })
+                    })
+                    .unwrap_or_default()
+            };
             let reading = |def_id: DefId| -> u8 {
-                if index.container_name(def_id) == Some(qualifier.as_str()) {
+                let container = index.container_name(def_id);
+                if container == Some(qualifier.as_str())
+                    || container
+                        .is_some_and(|container| inherited.iter().any(|base| **base == *container))
+                {
                     return 0;
                 }
                 let Some(data) = index.file(def_id.file) else {
@@ -1993,6 +2018,48 @@ export class Client {
         let trace = "`options.credentials` is undefined\nTypeError: boom\n    at new Client (source/core/client.ts:3:5)";
         assert!(!analyze(trace).frames.is_empty());
         assert!(usages_of(trace).is_empty());
+    }
+
+    #[test]
+    fn a_qualified_member_the_type_inherits_names_its_bases_member() {
+        let (index, search) = indexed(
+            r#"
+//- /admin/options.py
+class BaseModelAdmin:
+    def get_queryset(self, request):
+        return self.model.objects.all()
+
+class ModelAdmin(BaseModelAdmin):
+    def changelist_view(self, request):
+        return self.get_queryset(request)
+//- /admin/views.py
+class ListView:
+    def get_queryset(self):
+        return []
+//- /tests/test_admin.py
+class ModelAdmin(admin.ModelAdmin):
+    def get_queryset(self, request):
+        return []
+"#,
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "what does ModelAdmin.get_queryset return",
+            IntentKind::DefinitionLookup,
+        );
+        let best = &ranking.defs[0];
+        let def = index.def(best.def).unwrap();
+        assert_eq!(
+            index.file(best.def.file).unwrap().path.as_ref(),
+            "admin/options.py"
+        );
+        assert_eq!(&*def.name, "get_queryset");
+        assert!(
+            best.reasons.iter().any(|r| r.starts_with("exact-name")),
+            "{:?}",
+            best.reasons
+        );
     }
 
     #[test]

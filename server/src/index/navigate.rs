@@ -16,7 +16,11 @@ const MAX_REEXPORT_DEPTH: usize = 6;
 /// at each: wildcard imports (`use super::*` in every test module) form cycles and diamonds
 /// that would otherwise be walked once per path, exponentially in the depth.
 type Visited = FxHashMap<(FileId, Box<str>), usize>;
-const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self", "super"];
+const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self"];
+/// Receivers that name the types the enclosing one extends: `super.m()`, `super().m()`.
+const SUPER_RECEIVERS: &[&str] = &["super", "super()"];
+/// How many levels of base types a member is looked for through.
+const MAX_BASE_DEPTH: usize = 8;
 /// `a.b.c`: how many fields deep a receiver's type is followed.
 const MAX_FIELD_DEPTH: usize = 3;
 /// How many calls in a chain (`a().b().c()`) a receiver's type is followed through.
@@ -416,8 +420,10 @@ impl Index {
         acc: &mut Vec<DefId>,
     ) {
         let receiver = receiver.trim();
-        // `self.name`, `this.name`: members of the enclosing type.
-        if SELF_RECEIVERS.contains(&receiver) {
+        // `self.name`, `this.name`: members of the enclosing type (or those it inherits);
+        // `super.name`: members of the types it extends.
+        let of_super = SUPER_RECEIVERS.contains(&receiver);
+        if of_super || SELF_RECEIVERS.contains(&receiver) {
             for container in self.enclosing_defs(file, offset) {
                 let Some(container_def) = self.def(container) else {
                     continue;
@@ -425,7 +431,11 @@ impl Index {
                 if !container_def.kind.is_type_or_impl() {
                     continue;
                 }
-                self.members_of_type(file, &container_def.name.clone(), name, acc);
+                if of_super {
+                    self.inherited_members(file, &container_def.name, name, acc);
+                } else {
+                    self.members_of_def(file, container, name, acc);
+                }
                 if !acc.is_empty() {
                     return;
                 }
@@ -774,16 +784,136 @@ impl Index {
         None
     }
 
-    /// Definitions named `member` whose container is a type (or impl) named `type_name`.
+    /// Definitions named `member` whose container is a type (or impl) named `type_name`, or
+    /// else the nearest type it extends that has one (see [`Self::inherited_members`]).
     /// Members in `from` come first, then the others by path.
     fn members_of_type(&self, from: FileId, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
         let before = acc.len();
+        self.own_members(type_name, member, acc);
+        if acc.len() == before {
+            self.inherited_members(from, type_name, member, acc);
+        }
+        self.sort_by_location(from, &mut acc[before..]);
+    }
+
+    /// Definitions named `member` of the type definition `container` itself: declared in
+    /// its body; for Go and Rust, declared outside it for its name (methods, impls); else
+    /// inherited from the types it declares as its bases; else of any type of its name.
+    /// `self.name` knows its type's definition, which a type's name alone does not (a test
+    /// module's local `class ModelAdmin(admin.ModelAdmin)`).
+    fn members_of_def(&self, from: FileId, container: DefId, member: &str, acc: &mut Vec<DefId>) {
+        let (Some(data), Some(def)) = (self.file(container.file), self.def(container)) else {
+            return;
+        };
+        let before = acc.len();
+        acc.extend(
+            data.syntax
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|(_, inner)| inner.parent == Some(container.idx) && &*inner.name == member)
+                .map(|(idx, _)| DefId {
+                    file: container.file,
+                    idx: idx as u32,
+                }),
+        );
+        if acc.len() == before && matches!(data.lang, Language::Go | Language::Rust) {
+            self.own_members(&def.name, member, acc);
+            self.sort_by_location(from, &mut acc[before..]);
+        }
+        if acc.len() == before {
+            for level in self.ancestors_of(&def.name, &def.bases) {
+                for base in &level {
+                    self.own_members(base, member, acc);
+                }
+                if acc.len() > before {
+                    self.sort_by_location(from, &mut acc[before..]);
+                    break;
+                }
+            }
+        }
+        if acc.len() == before {
+            self.members_of_type(from, &def.name, member, acc);
+        }
+    }
+
+    /// Definitions named `member` whose container is a type (or impl) named `type_name`.
+    fn own_members(&self, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
         for def_id in self.defs_named(member) {
             if self.container_name(*def_id) == Some(type_name) {
                 acc.push(*def_id);
             }
         }
+    }
+
+    /// Definitions named `member` of the nearest types `type_name` extends that have one:
+    /// its bases, then theirs, breadth first.
+    fn inherited_members(&self, from: FileId, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
+        let before = acc.len();
+        for level in self.ancestors(type_name) {
+            for base in &level {
+                self.own_members(base, member, acc);
+            }
+            if acc.len() > before {
+                break;
+            }
+        }
         self.sort_by_location(from, &mut acc[before..]);
+    }
+
+    /// The names of the types `type_name` extends, level by level (its bases, then theirs),
+    /// as the types of that name declare them (see `syntax::Def::bases`), each name once and
+    /// at most [`MAX_BASE_DEPTH`] levels up.
+    pub fn ancestors(&self, type_name: &str) -> Vec<Vec<Box<str>>> {
+        self.ancestors_from(type_name, vec![type_name.into()], Vec::new())
+    }
+
+    /// Like [`Self::ancestors`] for one definition of `type_name` that declares `bases`.
+    fn ancestors_of(&self, type_name: &str, bases: &[Box<str>]) -> Vec<Vec<Box<str>>> {
+        if bases.is_empty() {
+            return Vec::new();
+        }
+        let first: Vec<Box<str>> = bases
+            .iter()
+            .filter(|base| &***base != type_name)
+            .cloned()
+            .collect();
+        self.ancestors_from(type_name, first.clone(), vec![first])
+    }
+
+    fn ancestors_from(
+        &self,
+        type_name: &str,
+        mut frontier: Vec<Box<str>>,
+        mut levels: Vec<Vec<Box<str>>>,
+    ) -> Vec<Vec<Box<str>>> {
+        let mut seen: FxHashSet<Box<str>> = FxHashSet::default();
+        seen.insert(type_name.into());
+        seen.extend(frontier.iter().cloned());
+        while !frontier.is_empty() && levels.len() < MAX_BASE_DEPTH {
+            let mut next: Vec<Box<str>> = Vec::new();
+            for name in &frontier {
+                for def_id in self.defs_named(name) {
+                    let Some(def) = self.def(*def_id) else {
+                        continue;
+                    };
+                    if !def.kind.is_type() {
+                        continue;
+                    }
+                    for base in def.bases.iter() {
+                        if seen.insert(base.clone()) {
+                            next.push(base.clone());
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            levels.push(next.clone());
+            frontier = next;
+        }
+        levels
     }
 
     /// Every definition named `name`, ranked: callables for member access, the importer's

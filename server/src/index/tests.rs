@@ -250,8 +250,9 @@ def f():
 }
 
 #[test]
-fn goto_def_self_method_lists_the_current_file_first_then_by_path() {
-    // `b.py` is added first, so `defs_by_name` lists its `run` first.
+fn goto_def_self_method_is_the_enclosing_class_own_not_one_of_another_class_of_its_name() {
+    // `b.py` is added first, so `defs_by_name` lists its `run` first; `self` is the `Job` of
+    // `a.py`, whose own `run` it is.
     check_definition(
         r#"
 //- /b.py
@@ -269,11 +270,93 @@ class Job:
     def run(self):
         pass
 "#,
-        &[
-            "a.py:run (method)",
-            "b.py:run (method)",
-            "c.py:run (method)",
-        ],
+        &["a.py:run (method)"],
+    );
+}
+
+#[test]
+fn goto_def_finds_inherited_members_through_the_bases_a_class_declares() {
+    // `self.get_queryset` in `ModelAdmin` is its base's, not that of a test's local class of
+    // the same name; `super` goes to the base's even where the class overrides it.
+    check_definition(
+        r#"
+//- /admin/options.py
+class BaseModelAdmin:
+    def get_queryset(self, request):
+        return None
+    def save(self):
+        pass
+
+class ModelAdmin(BaseModelAdmin):
+    def changelist(self, request):
+        return self.get_que$0ryset(request)
+//- /tests/test_admin.py
+class ModelAdmin(admin.ModelAdmin):
+    def get_queryset(self, request):
+        return []
+"#,
+        &["admin/options.py:get_queryset (method)"],
+    );
+    check_definition(
+        r#"
+//- /models/base.py
+class Base:
+    def save(self):
+        pass
+
+class Middle(Base):
+    pass
+//- /models/model.py
+class Model(Middle):
+    def save(self):
+        super().sa$0ve()
+"#,
+        &["models/base.py:save (method)"],
+    );
+    check_definition(
+        r#"
+//- /src/app.ts
+export class Emitter {
+  emit(event: string) {}
+}
+export class Application extends Emitter {
+  listen() {}
+}
+export function start(app: Application) {
+  app.em$0it("start");
+}
+//- /src/bus.ts
+export class Bus {
+  emit(event: string) {}
+}
+"#,
+        &["src/app.ts:emit (method)"],
+    );
+    check_definition(
+        r#"
+//- /store/store.go
+package store
+
+type Base struct{}
+
+func (b *Base) Close() error { return nil }
+
+type Store struct {
+	*Base
+	name string
+}
+
+func Use(s *Store) {
+	s.Clo$0se()
+}
+//- /conn/conn.go
+package conn
+
+type Conn struct{}
+
+func (c *Conn) Close() error { return nil }
+"#,
+        &["store/store.go:Close (method)"],
     );
 }
 

@@ -39,6 +39,9 @@ pub enum CaptureRole {
     /// `@container`: the name of the type a definition belongs to when it is declared
     /// outside it (a Go method's receiver type); `*`, `&` and generic arguments are stripped.
     Container,
+    /// `@base`: a type the definition extends, whose members it has unless it defines them
+    /// (a Python base class, a JavaScript or TypeScript `extends`, a Go embedded struct).
+    Base,
     /// `@import`: a whole import statement.
     Import,
     /// `@import.source`: the module specifier (path, dotted name or string).
@@ -104,6 +107,7 @@ impl CaptureRole {
             "test.always" => CaptureRole::TestAlways,
             "receiver" => CaptureRole::Receiver,
             "container" => CaptureRole::Container,
+            "base" => CaptureRole::Base,
             "type" => CaptureRole::Type,
             "call" => CaptureRole::Call,
             "type.held" => CaptureRole::TypeHeld,

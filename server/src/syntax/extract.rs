@@ -41,6 +41,8 @@ struct DefBuilder<'tree> {
     container: Option<Node<'tree>>,
     /// The bare name of the returned type and the index of the pattern that set it.
     returns: Option<(usize, Box<str>)>,
+    /// The bare names of the extended types, in the order met.
+    bases: Vec<Box<str>>,
     doc: Option<Node<'tree>>,
     exported: bool,
     test: bool,
@@ -606,6 +608,7 @@ fn with_statements(
                 test: is_test_file,
                 container: None,
                 returns: None,
+                bases: Box::default(),
             }
         })
         .collect();
@@ -742,6 +745,12 @@ impl<'tree> Found<'_, '_, 'tree> {
                 CaptureRole::Body => builder.body = Some(capture.node),
                 CaptureRole::Signature => builder.signature_end = Some(capture.node),
                 CaptureRole::Container => builder.container = Some(capture.node),
+                CaptureRole::Base => {
+                    let base = binding_type_name(&self.text[capture.node.byte_range()]);
+                    if !base.is_empty() && !builder.bases.iter().any(|known| &**known == base) {
+                        builder.bases.push(base.into());
+                    }
+                }
                 CaptureRole::Type => {
                     let returns = binding_type_name(&self.text[capture.node.byte_range()]);
                     if !returns.is_empty()
@@ -920,6 +929,7 @@ fn assemble_defs(
                 .container
                 .map(|container| type_name(&text[container.byte_range()]).into()),
             returns: builder.returns.take().map(|(_, name)| name),
+            bases: std::mem::take(&mut builder.bases).into_boxed_slice(),
         };
         // A pattern may capture the same name twice through different nodes (for example
         // a wrapper and the definition inside it); keep the outer one.

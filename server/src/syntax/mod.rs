@@ -41,6 +41,9 @@ pub struct Def {
     /// The bare name of the type a function returns (`Store` for `-> Result<Store>` or
     /// `(*Store, error)`, `Self` in an `impl`), for bindings to what it returns.
     pub returns: Option<Box<str>>,
+    /// The bare names of the types a type extends, in the order written (`BaseModelAdmin`
+    /// for `class ModelAdmin(BaseModelAdmin)`, `Emitter` for `class App extends Emitter`).
+    pub bases: Box<[Box<str>]>,
 }
 
 /// One imported name of an import statement.

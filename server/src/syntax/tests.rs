@@ -34,7 +34,7 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             .join(",");
         writeln!(
             out,
-            "{:indent$}{} {}{}{} [{}-{}] name@{} `{}`{}{}",
+            "{:indent$}{} {}{}{}{} [{}-{}] name@{} `{}`{}{}",
             "",
             def.kind,
             def.name,
@@ -46,6 +46,11 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
                 .as_deref()
                 .map(|returns| format!(" returns={returns}"))
                 .unwrap_or_default(),
+            if def.bases.is_empty() {
+                String::new()
+            } else {
+                format!(" extends={}", def.bases.join("+"))
+            },
             pos(def.range.start),
             pos(def.range.end),
             pos(def.name_range.start),
@@ -1107,4 +1112,40 @@ fn container_paths_follow_parents_impl_blocks_and_go_receivers() {
         path_of(Language::Go, go, "ServeHTTP").as_deref(),
         Some("Server")
     );
+}
+
+#[test]
+fn types_record_the_types_they_extend() {
+    let bases = |lang: Language, text: &str, name: &str| -> Vec<String> {
+        let syntax = analyze(lang, text, false);
+        let def = syntax
+            .defs
+            .iter()
+            .find(|def| &*def.name == name)
+            .unwrap_or_else(|| panic!("{name} is defined"));
+        def.bases.iter().map(|base| base.to_string()).collect()
+    };
+    let python = "class ModelAdmin(BaseModelAdmin, mixins.Logged, metaclass=Meta):\n    pass\n\nclass Plain:\n    pass\n";
+    assert_eq!(
+        bases(Language::Python, python, "ModelAdmin"),
+        ["BaseModelAdmin", "Logged"]
+    );
+    assert!(bases(Language::Python, python, "Plain").is_empty());
+    let javascript = "class App extends events.EventEmitter {}\nclass Store extends Base {}\n";
+    assert_eq!(
+        bases(Language::JavaScript, javascript, "App"),
+        ["EventEmitter"]
+    );
+    assert_eq!(bases(Language::JavaScript, javascript, "Store"), ["Base"]);
+    let typescript = "export class Cart extends Base<Item> implements Priced {}\n\
+        export abstract class Shop extends core.Store {}\n\
+        export interface Shape extends Named, Sized<number> { area(): number }\n";
+    assert_eq!(bases(Language::TypeScript, typescript, "Cart"), ["Base"]);
+    assert_eq!(bases(Language::TypeScript, typescript, "Shop"), ["Store"]);
+    assert_eq!(
+        bases(Language::TypeScript, typescript, "Shape"),
+        ["Named", "Sized"]
+    );
+    let go = "package store\n\ntype Store struct {\n\t*Base\n\tsync.Mutex\n\tname string\n}\n";
+    assert_eq!(bases(Language::Go, go, "Store"), ["Base", "Mutex"]);
 }
