@@ -7,8 +7,8 @@
 
 use super::intent::IntentKind;
 use super::items::{
-    compact, compact_with, def_lines, full, lines, qualified_name, standard, Candidate, Rendering,
-    Section,
+    compact, compact_with, def_lines, full, lines, qualified_name, standard, Candidate, Fidelity,
+    Rendering, Section,
 };
 use super::rank::{is_test_def, Ranked, Ranking};
 use crate::base::{FileId, FxHashSet, TextRange};
@@ -42,6 +42,14 @@ const MAX_CALLER_LINES: u32 = 30;
 /// A long caller's lines around a call start at its header when at most this many lines
 /// lie between its name and them.
 const CALLER_HEADER_GAP: u32 = 6;
+/// A trace frame's lines: this many before the frame's line and after it; a window starting
+/// at most [`FRAME_HEADER_GAP`] lines below the function's name starts at its header.
+const FRAME_LINES_BEFORE: u32 = 12;
+const FRAME_LINES_AFTER: u32 = 6;
+const FRAME_HEADER_GAP: u32 = 8;
+/// The card of a function whose frame's lines start far below its header scores this share
+/// of the frame.
+const FRAME_HEADER_SHARE: f32 = 0.99;
 /// Cards for the rest of the best file's definitions, scored just above the relevance floor
 /// (a fifth of the best candidate, see `assemble`), each a little below the one before;
 /// then up to [`MAX_FOCUS_OUTLINE_CARDS`] for each other focus file: the 48th still clears
@@ -138,6 +146,45 @@ fn code(
     renderings.extend(standard(index, def, MAX_MEMBERS));
     renderings.push(compact(index, def));
     def_candidate(index, def, section, score, reasons, renderings)
+}
+
+/// For a target a trace frame points into, the lines around the frame's line (see
+/// [`FRAME_LINES_BEFORE`]), when the definition is longer than them, and whether they start
+/// below its header (then its card comes as an item of its own).
+fn frame_window(index: &Index, target: &Ranked) -> Option<(Rendering, bool)> {
+    let data = index.file(target.def.file)?;
+    let def_data = index.def(target.def)?;
+    let prefix = format!("traceback-frame:{}:", data.path);
+    let frame_line = target.reasons.iter().find_map(|reason| {
+        reason
+            .strip_prefix(prefix.as_str())
+            .and_then(|line| line.parse::<u32>().ok())
+    })?;
+    let header_line = data.line_index.line_col(def_data.range.start).line;
+    let name_line = data.line_index.line_col(def_data.name_range.end).line;
+    let end_line = data
+        .line_index
+        .line_col(
+            def_data
+                .range
+                .end
+                .saturating_sub(1)
+                .max(def_data.range.start),
+        )
+        .line;
+    let line = frame_line.saturating_sub(1).clamp(header_line, end_line);
+    let mut first = line.saturating_sub(FRAME_LINES_BEFORE).max(header_line);
+    let last = (line + FRAME_LINES_AFTER).min(end_line);
+    if first <= name_line + FRAME_HEADER_GAP {
+        first = header_line;
+    }
+    if first == header_line && last == end_line {
+        return None;
+    }
+    Some((
+        lines(index, target.def.file, first, last),
+        first > header_line,
+    ))
 }
 
 /// The candidates of an answer: each primary target's code and neighbours (see
@@ -238,7 +285,7 @@ impl Expander<'_> {
             return;
         };
         if !self.pinned.contains(&def.file) {
-            self.candidates.push(Candidate {
+            let mut candidate = Candidate {
                 named: target.named,
                 ..code(
                     index,
@@ -247,7 +294,26 @@ impl Expander<'_> {
                     target.score,
                     target.reasons.clone(),
                 )
-            });
+            };
+            // A pasted trace's frame in a function too long to show whole at the budget
+            // shows the lines around the frame's line instead, after the function's card
+            // when they start far from its header.
+            if let Some((window, header_card)) = frame_window(index, target) {
+                let at = candidate
+                    .renderings
+                    .iter()
+                    .position(|rendering| rendering.fidelity != Fidelity::Full)
+                    .unwrap_or(candidate.renderings.len());
+                candidate.renderings.insert(at, window);
+                if header_card {
+                    self.candidates.push(Candidate {
+                        renderings: vec![compact(index, def)],
+                        score: target.score * FRAME_HEADER_SHARE,
+                        ..candidate.clone()
+                    });
+                }
+            }
+            self.candidates.push(candidate);
             self.carded.insert(def);
         }
         self.container(target, &def_data.name, primary_ids);
@@ -1096,6 +1162,52 @@ impl Text {
             .map(|candidate| crate::index::tests::member_name(&index, candidate.def.unwrap()))
             .collect();
         assert_eq!(callees, ["LineWrapper.new", "LineWrapper.wrap"]);
+    }
+
+    #[test]
+    fn a_trace_frame_in_a_long_function_can_show_the_lines_around_the_frame() {
+        let filler: String = (0..60).map(|i| format!("    x{i} = {i}\n")).collect();
+        // `handle` spans lines 1-64; the frame is line 50, `x48 = 48`.
+        let source = format!(
+            "//- /app/migrate.py\ndef handle(options):\n{filler}    executor = run(options)\n    return executor\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("handle")[0];
+        let mut ranking = one_target(target, target.file);
+        ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
+        // The whole function first; then the lines around the frame, which start far below
+        // the header, so the function's card comes as a candidate of its own.
+        let code = candidates
+            .iter()
+            .find(|candidate| candidate.renderings.len() > 1)
+            .expect("the frame's code");
+        assert_eq!(code.renderings[0].fidelity, Fidelity::Full);
+        assert!(code.renderings[0].body.starts_with("def handle(options):"));
+        let window = &code.renderings[1];
+        assert_eq!(window.fidelity, Fidelity::Full);
+        assert!(window.body.starts_with("    x36 = 36\n"), "{}", window.body);
+        assert!(window.body.contains("    x48 = 48\n"));
+        assert!(window.body.ends_with("    x54 = 54\n"), "{}", window.body);
+        assert_eq!(
+            index.text(code.file, window.range).trim_end(),
+            window.body.trim_end()
+        );
+        let card = candidates
+            .iter()
+            .find(|candidate| candidate.renderings.len() == 1)
+            .expect("the function's card");
+        assert_eq!(card.renderings[0].fidelity, Fidelity::Compact);
+        assert_eq!(card.renderings[0].body, "def handle(options)\n");
+        // A frame near the header shows the lines from the header: no card of its own.
+        ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:5".to_owned()];
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:5");
+        assert_eq!(candidates.len(), 1);
+        assert!(candidates[0].renderings[1]
+            .body
+            .starts_with("def handle(options):\n"));
     }
 
     #[test]
