@@ -86,6 +86,9 @@
 (impl_item
   type: (_) @name
   body: (declaration_list) @body) @definition.impl
+; The trait an impl implements is a base of its type: its provided methods are the type's.
+(impl_item
+  trait: (_) @base) @definition.impl
 
 (const_item
   (visibility_modifier)? @exported

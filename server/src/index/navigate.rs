@@ -897,7 +897,8 @@ impl Index {
                     let Some(def) = self.def(*def_id) else {
                         continue;
                     };
-                    if !def.kind.is_type() {
+                    // A Rust type's traits are the bases of its impls.
+                    if !def.kind.is_type_or_impl() {
                         continue;
                     }
                     for base in def.bases.iter() {

@@ -358,6 +358,26 @@ func (c *Conn) Close() error { return nil }
 "#,
         &["store/store.go:Close (method)"],
     );
+    // A Rust trait's provided method is the method of the types implementing the trait.
+    check_definition(
+        r#"
+//- /src/lib.rs
+pub trait Greet {
+    fn hello(&self) -> String { String::from("hello") }
+}
+pub struct Store;
+impl Greet for Store {}
+pub fn run(store: &Store) -> String {
+    store.hel$0lo()
+}
+//- /src/other.rs
+pub struct Other;
+impl Other {
+    pub fn hello(&self) -> String { String::new() }
+}
+"#,
+        &["src/lib.rs:hello (method)"],
+    );
 }
 
 #[test]

@@ -1148,4 +1148,14 @@ fn types_record_the_types_they_extend() {
     );
     let go = "package store\n\ntype Store struct {\n\t*Base\n\tsync.Mutex\n\tname string\n}\n";
     assert_eq!(bases(Language::Go, go, "Store"), ["Base", "Mutex"]);
+    let rust = "pub struct Store;\nimpl fmt::Display for Store {}\n";
+    let syntax = analyze(Language::Rust, rust, false);
+    let imp = syntax
+        .defs
+        .iter()
+        .find(|def| def.kind == crate::languages::DefKind::Impl);
+    assert_eq!(
+        imp.map(|def| def.bases.to_vec()),
+        Some(vec!["Display".into()])
+    );
 }
