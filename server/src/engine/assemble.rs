@@ -331,10 +331,8 @@ impl<'i, 'a> Packer<'i, 'a> {
             .take(MAX_LEADS)
             .collect();
         for idx in leads {
-            let before = pool;
             if self.place(idx, 0, Pass::Lead, &mut pool) {
                 self.taken[idx] = true;
-                self.lead += before - pool;
             }
         }
         if self.lead > 0 {
@@ -436,6 +434,7 @@ impl<'i, 'a> Packer<'i, 'a> {
             // The lead's tokens are the whole budget's, not its section's (see `lead`).
             Pass::Lead => {
                 *pool -= tokens;
+                self.lead += tokens;
                 self.leads.insert(idx);
             }
             Pass::WithinShares => self.spent[section] += tokens,
