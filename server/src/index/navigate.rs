@@ -806,15 +806,18 @@ impl Index {
             return;
         };
         let before = acc.len();
+        // Definitions are sorted by start, parents before children: the container's members
+        // follow it, within its range.
+        let first = container.idx as usize + 1;
         acc.extend(
-            data.syntax
-                .defs
+            data.syntax.defs[first.min(data.syntax.defs.len())..]
                 .iter()
+                .take_while(|inner| inner.range.start < def.range.end)
                 .enumerate()
                 .filter(|(_, inner)| inner.parent == Some(container.idx) && &*inner.name == member)
-                .map(|(idx, _)| DefId {
+                .map(|(offset, _)| DefId {
                     file: container.file,
-                    idx: idx as u32,
+                    idx: (first + offset) as u32,
                 }),
         );
         if acc.len() == before && matches!(data.lang, Language::Go | Language::Rust) {
