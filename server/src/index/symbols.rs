@@ -47,6 +47,32 @@ pub struct SymbolHit {
     pub score: u32,
 }
 
+/// How many matches of a qualified query's member are looked through for those of the
+/// types it names.
+const MAX_MEMBER_POOL: usize = 2000;
+
+/// A qualified query's type and member: `QuerySet.bulk_create` -> (`QuerySet`,
+/// `bulk_create`), `a::Store::new` -> (`a::Store`, `new`), `Cart#` -> (`Cart`, ``). Both
+/// sides are identifiers (the member may be empty); anything else is a plain query.
+fn split_qualified(query: &str) -> Option<(&str, &str)> {
+    let (qualifier, member) = ["::", ".", "#"]
+        .iter()
+        .filter_map(|sep| query.rsplit_once(sep))
+        .max_by_key(|(qualifier, _)| qualifier.len())?;
+    let identifier = |text: &str| {
+        !text.is_empty()
+            && text
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
+    };
+    let qualifier_ok = qualifier
+        .split(['.', ':', '#'])
+        .filter(|segment| !segment.is_empty())
+        .all(identifier)
+        && !qualifier.is_empty();
+    (qualifier_ok && (member.is_empty() || identifier(member))).then_some((qualifier, member))
+}
+
 /// Splits an identifier into its words: `parseHTTPRequest` -> parse, HTTP, Request;
 /// `place_order` -> place, order.
 pub fn split_identifier(name: &str) -> Vec<&str> {
@@ -404,13 +430,111 @@ impl Index {
     }
 
     /// [`Index::search_symbols`] keeping only matches of tier `worst` or better (the fuzzy
-    /// matcher then scores only those).
+    /// matcher then scores only those). A qualified query (`QuerySet.bulk_create`,
+    /// `Store::new`, `Cart#total`, `QuerySet.`) matches the members of the types it names
+    /// (see [`Index::search_members`]).
     pub fn search_symbols_up_to(
         &self,
         query: &str,
         limit: usize,
         worst: MatchTier,
     ) -> Vec<SymbolHit> {
+        match split_qualified(query.trim()) {
+            Some((qualifier, member)) => self.search_members(qualifier, member, limit, worst),
+            None => self.search_names(query, limit, worst),
+        }
+    }
+
+    /// The members matching `member` (all of them when it is empty) of the types whose name
+    /// matches `qualifier` (exactly, ignoring case or as a prefix), and, unless such a type
+    /// has a member of exactly that name, of the nearest types it extends that have matching
+    /// members (`ModelAdmin.get_queryset` finds `BaseModelAdmin.get_queryset`). Tests' members
+    /// come last; the others by how the member matched, then how the type did.
+    fn search_members(
+        &self,
+        qualifier: &str,
+        member: &str,
+        limit: usize,
+        worst: MatchTier,
+    ) -> Vec<SymbolHit> {
+        if limit == 0 {
+            return Vec::new();
+        }
+        let owner = qualifier
+            .rsplit(['.', ':', '#'])
+            .next()
+            .unwrap_or(qualifier);
+        let pool: Vec<SymbolHit> = if member.is_empty() {
+            // Every member of the types named exactly so (ignoring case).
+            let mut types: Vec<DefId> = self.defs_named_ignore_case(owner);
+            types.retain(|def| self.def(*def).is_some_and(|d| d.kind.is_type_or_impl()));
+            types
+                .into_iter()
+                .flat_map(|def| self.members(def).collect::<Vec<_>>())
+                .map(|def| SymbolHit {
+                    def,
+                    tier: MatchTier::Prefix,
+                    score: 0,
+                })
+                .collect()
+        } else {
+            self.search_names(member, MAX_MEMBER_POOL, worst)
+        };
+        let owner_lower = owner.to_lowercase();
+        let owner_tier = |container: &str| -> Option<u8> {
+            if container == owner {
+                Some(0)
+            } else if container.eq_ignore_ascii_case(owner) {
+                Some(1)
+            } else if container.to_lowercase().starts_with(&owner_lower) {
+                Some(3)
+            } else {
+                None
+            }
+        };
+        let mut ranked: Vec<(u8, usize, SymbolHit)> = pool
+            .iter()
+            .enumerate()
+            .filter_map(|(order, hit)| {
+                let tier = owner_tier(self.container_name(hit.def)?)?;
+                Some((tier, order, *hit))
+            })
+            .collect();
+        // Tests' local types may share a type's name (`class ModelAdmin(admin.ModelAdmin)`):
+        // their members do not keep the type's inherited ones out, and rank after the rest.
+        let is_test = |def: DefId| {
+            self.file(def.file).is_some_and(|data| data.is_test)
+                || self.def(def).is_some_and(|d| d.test)
+        };
+        if !member.is_empty()
+            && !ranked.iter().any(|(tier, _, hit)| {
+                *tier == 0 && hit.tier == MatchTier::Exact && !is_test(hit.def)
+            })
+        {
+            for level in self.ancestors(owner) {
+                ranked.extend(pool.iter().enumerate().filter_map(|(order, hit)| {
+                    let container = self.container_name(hit.def)?;
+                    level
+                        .iter()
+                        .any(|base| **base == *container)
+                        .then_some((2, order, *hit))
+                }));
+                if ranked.iter().any(|(tier, _, _)| *tier == 2) {
+                    break;
+                }
+            }
+        }
+        ranked.sort_by_key(|(tier, order, hit)| (is_test(hit.def), hit.tier, *tier, *order));
+        ranked.dedup_by_key(|(_, _, hit)| hit.def);
+        ranked
+            .into_iter()
+            .take(limit)
+            .map(|(_, _, hit)| hit)
+            .collect()
+    }
+
+    /// Ranked definitions whose name matches `query` (see [`Index::search_symbols`]).
+    fn search_names(&self, query: &str, limit: usize, worst: MatchTier) -> Vec<SymbolHit> {
         let query = query.trim();
         if query.is_empty() || limit == 0 {
             return Vec::new();
@@ -652,6 +776,79 @@ export const PLACE_ORDER = 1;
                 );
             }
         }
+    }
+
+    #[test]
+    fn qualified_queries_match_the_members_of_the_types_they_name() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /admin/options.py
+class BaseModelAdmin:
+    def get_queryset(self, request):
+        return None
+    def get_field_queryset(self, db, field):
+        return None
+
+class ModelAdmin(BaseModelAdmin):
+    def get_list_editable_queryset(self, request):
+        return None
+    def changelist_view(self, request):
+        return None
+
+class InlineModelAdmin(BaseModelAdmin):
+    def get_queryset(self, request):
+        return None
+//- /tests/test_admin.py
+class ModelAdmin(admin.ModelAdmin):
+    def get_queryset(self, request):
+        return []
+//- /src/store.rs
+pub struct Store;
+impl Store {
+    pub fn new() -> Store { Store }
+    pub fn get(&self) {}
+}
+"#,
+        );
+        let shown = |query: &str| -> Vec<String> {
+            index
+                .search_symbols(query, 10)
+                .iter()
+                .map(|hit| {
+                    let path = &index.file(hit.def.file).unwrap().path;
+                    let container = index.container_name(hit.def).unwrap_or("-");
+                    format!("{path}:{container}.{}", index.def(hit.def).unwrap().name)
+                })
+                .collect()
+        };
+        // The type's own member; a name of several types picks the named one.
+        assert_eq!(
+            shown("InlineModelAdmin.get_queryset")[0],
+            "admin/options.py:InlineModelAdmin.get_queryset"
+        );
+        assert_eq!(shown("Store::new")[0], "src/store.rs:Store.new");
+        // A member the type inherits comes from its base, before the type's own fuzzy
+        // matches; a test's local class of the same name comes last.
+        let inherited = shown("ModelAdmin.get_queryset");
+        assert_eq!(inherited[0], "admin/options.py:BaseModelAdmin.get_queryset");
+        assert_eq!(
+            inherited.last().map(String::as_str),
+            Some("tests/test_admin.py:ModelAdmin.get_queryset")
+        );
+        assert!(!inherited.contains(&"admin/options.py:InlineModelAdmin.get_queryset".to_owned()));
+        // A type and a separator list its members.
+        assert_eq!(
+            shown("modeladmin."),
+            [
+                "admin/options.py:ModelAdmin.get_list_editable_queryset",
+                "admin/options.py:ModelAdmin.changelist_view",
+                "tests/test_admin.py:ModelAdmin.get_queryset"
+            ]
+        );
+        // Not a qualified name: searched as a pattern, as before.
+        assert!(split_qualified("a b.c").is_none());
+        assert!(split_qualified(".get").is_none());
+        assert_eq!(split_qualified("a::Store::new"), Some(("a::Store", "new")));
     }
 
     #[test]
