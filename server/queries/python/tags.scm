@@ -10,9 +10,9 @@
   body: (block) @body) @definition.function
 
 ; Base classes (not keyword arguments such as `metaclass=`): `class ModelAdmin(BaseModelAdmin)`,
-; `class LoginForm(forms.Form)`.
+; `class LoginForm(forms.Form)`, `class UserRepo(Repo[User])`.
 (class_definition
-  superclasses: (argument_list [(identifier) (attribute)] @base)) @definition.class
+  superclasses: (argument_list [(identifier) (attribute) (subscript)] @base)) @definition.class
 
 ; Docstrings: the first statement of a body, when it is a string.
 (class_definition

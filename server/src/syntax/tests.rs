@@ -1125,10 +1125,14 @@ fn types_record_the_types_they_extend() {
             .unwrap_or_else(|| panic!("{name} is defined"));
         def.bases.iter().map(|base| base.to_string()).collect()
     };
-    let python = "class ModelAdmin(BaseModelAdmin, mixins.Logged, metaclass=Meta):\n    pass\n\nclass Plain:\n    pass\n";
+    let python = "class ModelAdmin(BaseModelAdmin, mixins.Logged, metaclass=Meta):\n    pass\n\nclass Plain:\n    pass\n\nclass UserRepo(Repo[User], typing.Generic[T]):\n    pass\n";
     assert_eq!(
         bases(Language::Python, python, "ModelAdmin"),
         ["BaseModelAdmin", "Logged"]
+    );
+    assert_eq!(
+        bases(Language::Python, python, "UserRepo"),
+        ["Repo", "Generic"]
     );
     assert!(bases(Language::Python, python, "Plain").is_empty());
     let javascript = "class App extends events.EventEmitter {}\nclass Store extends Base {}\n";
