@@ -11,7 +11,7 @@ use super::items::{
     Rendering, Section,
 };
 use super::rank::{is_test_def, Ranked, Ranking};
-use crate::base::{FileId, FxHashSet, TextRange};
+use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
 
@@ -59,6 +59,8 @@ const MAX_FOCUS_OUTLINE_CARDS: usize = 8;
 const OUTLINE_SCORE: f32 = 0.21;
 const OUTLINE_DECAY: f32 = 0.001;
 const MAX_CALLER_FILES_SCANNED: usize = 40;
+/// A target's name (or its file's stem) this long at least names the tests of it in a path.
+const MIN_TEST_NAME_LEN: usize = 4;
 /// Files scoring at least this share of the best file are the focus of the answer (below it,
 /// a file is seldom one the task changes); usage questions and tests reach further (callers
 /// and tests live in other files).
@@ -732,6 +734,31 @@ fn callers_and_tests(
     // A common name is referenced all over a large repository: look where the definition is
     // visible (its file, its importers, its directory) rather than everywhere.
     let referencing = index.files_referencing(&name);
+    // Tests named for the target or its module (`tests/bulk_create/`, `test_query.py`,
+    // `store_test.go`) are its tests by convention: looked in whatever the name's spread, and
+    // listed first.
+    let target_stem = index
+        .file(def.file)
+        .map(|data| crate::index::file_stem(&data.path).to_lowercase())
+        .unwrap_or_default();
+    let name_lower = name.to_lowercase();
+    let names_target = |file: FileId| -> bool {
+        index.file(file).is_some_and(|data| {
+            if !data.is_test {
+                return false;
+            }
+            let path = data.path.to_lowercase();
+            (name_lower.len() >= MIN_TEST_NAME_LEN && path.contains(&name_lower))
+                || (target_stem.len() >= MIN_TEST_NAME_LEN
+                    && path
+                        .split(['/', '.', '_', '-'])
+                        .any(|word| word == target_stem))
+                || crate::index::file_stem(&path)
+                    .trim_start_matches("test_")
+                    .trim_end_matches("_test")
+                    == target_stem
+        })
+    };
     let visible: Vec<FileId> = if referencing.len() > MAX_CALLER_FILES_SCANNED {
         let importers = index.import_graph().importers(def.file);
         let dir = index
@@ -754,7 +781,19 @@ fn callers_and_tests(
                     })
             })
             .take(MAX_CALLER_FILES_SCANNED)
-            .collect()
+            .chain(
+                referencing
+                    .iter()
+                    .copied()
+                    .filter(|file| names_target(*file))
+                    .take(MAX_CALLER_FILES_SCANNED),
+            )
+            .fold(Vec::new(), |mut files, file| {
+                if !files.contains(&file) {
+                    files.push(file);
+                }
+                files
+            })
     } else {
         referencing.to_vec()
     };
@@ -782,11 +821,23 @@ fn callers_and_tests(
         let line = data.line_index.line_col(reference.range.start).line;
         callers.push((is_test, file, line, caller));
     }
-    // Callers that import the target's file first, then by path.
+    // Callers that import the target's file first, then by path; tests named for the target
+    // first, then those whose file uses it most.
     let importers = index.import_graph().importers(def.file);
+    let mut uses: FxHashMap<FileId, u32> = FxHashMap::default();
+    for (_, file, _, _) in callers.iter().filter(|(is_test, ..)| *is_test) {
+        *uses.entry(*file).or_default() += 1;
+    }
+    let named: FxHashSet<FileId> = uses
+        .keys()
+        .copied()
+        .filter(|file| names_target(*file))
+        .collect();
     callers.sort_by_key(|(is_test, file, line, _)| {
         (
             *is_test,
+            *is_test && !named.contains(file),
+            std::cmp::Reverse(if *is_test { uses[file] } else { 0 }),
             !importers.contains(file) && *file != def.file,
             index.file(*file).map(|d| d.path.clone()),
             *line,
@@ -1208,6 +1259,49 @@ impl Text {
         assert!(candidates[0].renderings[1]
             .body
             .starts_with("def handle(options):\n"));
+    }
+
+    #[test]
+    fn tests_named_for_the_target_or_its_module_come_first() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/db.py
+def connect(url):
+    return url
+//- /tests/test_api.py
+from shop.db import connect
+
+def test_listing():
+    connect("sqlite://")
+//- /tests/test_db.py
+from shop.db import connect
+
+def test_connect_memory():
+    connect("sqlite://")
+
+def test_connect_file():
+    connect("sqlite:///x.db")
+"#,
+        );
+        let target = index.defs_named("connect")[0];
+        let ranking = one_target(target, target.file);
+        let expansion = expand(&index, &ranking, IntentKind::TestWriting, false, &[]);
+        let mut tests: Vec<(f32, &str)> = with_reason(&expansion, "test-of:connect")
+            .into_iter()
+            .map(|candidate| {
+                (
+                    candidate.score,
+                    candidate.symbol.as_deref().unwrap_or_default(),
+                )
+            })
+            .collect();
+        tests.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let names: Vec<&str> = tests.iter().map(|(_, name)| *name).collect();
+        // `test_db.py` is named for the target's module; `test_api.py` comes first by path.
+        assert_eq!(
+            names,
+            ["test_connect_memory", "test_connect_file", "test_listing"]
+        );
     }
 
     #[test]
