@@ -150,6 +150,16 @@ fn code(
     def_candidate(index, def, section, score, reasons, renderings)
 }
 
+/// Whether `text` holds `word` between non-alphanumeric characters (`bulk_create` in
+/// `tests/bulk_create/tests.py`, not `send` in `test_sender.py`).
+fn holds_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
 /// For a target a trace frame points into, the lines around the frame's line (see
 /// [`FRAME_LINES_BEFORE`]), when the definition is longer than them, and whether they start
 /// below its header (then its card comes as an item of its own).
@@ -748,7 +758,7 @@ fn callers_and_tests(
                 return false;
             }
             let path = data.path.to_lowercase();
-            (name_lower.len() >= MIN_TEST_NAME_LEN && path.contains(&name_lower))
+            (name_lower.len() >= MIN_TEST_NAME_LEN && holds_word(&path, &name_lower))
                 || (target_stem.len() >= MIN_TEST_NAME_LEN
                     && path
                         .split(['/', '.', '_', '-'])
@@ -1259,6 +1269,14 @@ impl Text {
         assert!(candidates[0].renderings[1]
             .body
             .starts_with("def handle(options):\n"));
+    }
+
+    #[test]
+    fn a_path_holds_a_name_as_a_word_of_its_own() {
+        assert!(holds_word("tests/bulk_create/tests.py", "bulk_create"));
+        assert!(holds_word("tests/test_send.py", "send"));
+        assert!(!holds_word("tests/test_sender.py", "send"));
+        assert!(!holds_word("tests/resend.py", "send"));
     }
 
     #[test]
