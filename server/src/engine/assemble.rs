@@ -331,8 +331,18 @@ impl<'i, 'a> Packer<'i, 'a> {
             .take(MAX_LEADS)
             .collect();
         for idx in leads {
-            if self.place(idx, 0, Pass::Lead, &mut pool) {
-                self.taken[idx] = true;
+            // The whole code, else the lines of it that matter (a trace frame's, those
+            // holding the task's words: see `expand::focus_window`).
+            let full_renderings = candidates[idx]
+                .renderings
+                .iter()
+                .take_while(|rendering| rendering.fidelity == Fidelity::Full)
+                .count();
+            for rendering_idx in 0..full_renderings {
+                if self.place(idx, rendering_idx, Pass::Lead, &mut pool) {
+                    self.taken[idx] = true;
+                    break;
+                }
             }
         }
         if self.lead > 0 {

@@ -11,6 +11,7 @@ use super::items::{
     Rendering, Section,
 };
 use super::rank::{is_test_def, Ranked, Ranking};
+use super::text::{for_each_word, identifier_terms, is_stop_word};
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
@@ -47,6 +48,10 @@ const CALLER_HEADER_GAP: u32 = 6;
 const FRAME_LINES_BEFORE: u32 = 12;
 const FRAME_LINES_AFTER: u32 = 6;
 const FRAME_HEADER_GAP: u32 = 8;
+/// A function longer than this many lines that cannot be shown whole may show the lines that
+/// hold the task's words (see [`focus_window`]), this many of them.
+const FOCUS_MIN_LINES: u32 = 40;
+const FOCUS_WINDOW_LINES: u32 = 30;
 /// The card of a function whose frame's lines start far below its header scores this share
 /// of the frame.
 const FRAME_HEADER_SHARE: f32 = 0.99;
@@ -160,6 +165,86 @@ fn holds_word(text: &str, word: &str) -> bool {
     })
 }
 
+/// For a function of more than [`FOCUS_MIN_LINES`] lines, the [`FOCUS_WINDOW_LINES`] lines
+/// that hold the most distinct terms of the task, then the most of their occurrences (the
+/// first such run), when any does, and
+/// whether they start below its header (then its card comes as an item of its own).
+fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(Rendering, bool)> {
+    let data = index.file(def.file)?;
+    let def_data = index.def(def)?;
+    if terms.is_empty() || !def_data.kind.is_callable() {
+        return None;
+    }
+    let header_line = data.line_index.line_col(def_data.range.start).line;
+    let name_line = data.line_index.line_col(def_data.name_range.end).line;
+    let end_line = data
+        .line_index
+        .line_col(
+            def_data
+                .range
+                .end
+                .saturating_sub(1)
+                .max(def_data.range.start),
+        )
+        .line;
+    if end_line - header_line < FOCUS_MIN_LINES {
+        return None;
+    }
+    // The task's terms on each line of the body.
+    // The task's terms on each line of the body, with repeats.
+    let line_terms: Vec<Vec<&str>> = (header_line..=end_line)
+        .map(|line| {
+            let range = TextRange {
+                start: data.line_index.line_start(line),
+                end: data.line_index.line_end(line),
+            };
+            let mut found: Vec<&str> = Vec::new();
+            for_each_word(index.text(def.file, range), |_, word| {
+                identifier_terms(word, |term| {
+                    if let Some(known) = terms.get(term) {
+                        found.push(known);
+                    }
+                });
+            });
+            found
+        })
+        .collect();
+    // A window's worth: its distinct terms, then how often they occur.
+    let mut counts: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut occurrences = 0usize;
+    let (mut best, mut best_start) = ((0usize, 0usize), 0usize);
+    for (idx, found) in line_terms.iter().enumerate() {
+        for term in found {
+            *counts.entry(term).or_default() += 1;
+        }
+        occurrences += found.len();
+        if idx >= FOCUS_WINDOW_LINES as usize {
+            let leaving = &line_terms[idx - FOCUS_WINDOW_LINES as usize];
+            occurrences -= leaving.len();
+            for term in leaving {
+                let count = counts.get_mut(term).expect("counted when it entered");
+                *count -= 1;
+                if *count == 0 {
+                    counts.remove(term);
+                }
+            }
+        }
+        let start = (idx + 1).saturating_sub(FOCUS_WINDOW_LINES as usize);
+        if (counts.len(), occurrences) > best {
+            (best, best_start) = ((counts.len(), occurrences), start);
+        }
+    }
+    if best.0 == 0 {
+        return None;
+    }
+    let mut first = header_line + best_start as u32;
+    if first <= name_line + FRAME_HEADER_GAP {
+        first = header_line;
+    }
+    let last = (first + FOCUS_WINDOW_LINES - 1).min(end_line);
+    Some((lines(index, def.file, first, last), first > header_line))
+}
+
 /// For a target a trace frame points into, the lines around the frame's line (see
 /// [`FRAME_LINES_BEFORE`]), when the definition is longer than them, and whether they start
 /// below its header (then its card comes as an item of its own).
@@ -209,6 +294,7 @@ pub fn expand(
     intent: IntentKind,
     wants_callers: bool,
     pinned: &[FileId],
+    terms: &[String],
 ) -> Expansion {
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     let primary = primary_targets(index, ranking, top_score);
@@ -219,6 +305,11 @@ pub fn expand(
         pinned,
         candidates: Vec::new(),
         carded: FxHashSet::default(),
+        terms: terms
+            .iter()
+            .filter(|term| term.chars().count() >= 3 && !is_stop_word(term))
+            .map(|term| term.as_str())
+            .collect(),
     };
     for target in &primary {
         expander.target(target, &primary_ids);
@@ -285,6 +376,9 @@ struct Expander<'a> {
     pinned: &'a [FileId],
     candidates: Vec<Candidate>,
     carded: FxHashSet<DefId>,
+    /// The task's search terms (see `QueryAnalysis::terms`), for the lines of a long target
+    /// that hold them.
+    terms: FxHashSet<&'a str>,
 }
 
 impl Expander<'_> {
@@ -308,9 +402,12 @@ impl Expander<'_> {
                 )
             };
             // A pasted trace's frame in a function too long to show whole at the budget
-            // shows the lines around the frame's line instead, after the function's card
-            // when they start far from its header.
-            if let Some((window, header_card)) = frame_window(index, target) {
+            // shows the lines around the frame's line instead, and a long function the
+            // lines that hold most of the task's words, after the function's card when they
+            // start far from its header.
+            let window =
+                frame_window(index, target).or_else(|| focus_window(index, def, &self.terms));
+            if let Some((window, header_card)) = window {
                 let at = candidate
                     .renderings
                     .iter()
@@ -1182,7 +1279,7 @@ pub fn load(path: &str, mode: Mode) -> Config {
         );
         let load = index.defs_named("load")[0];
         let ranking = one_target(load, load.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let typed = symbols_with_reason(&expansion, "type-in:load");
         assert_eq!(typed, ["Config", "Mode"]);
     }
@@ -1217,7 +1314,7 @@ impl Text {
             .find(|def| index.container_name(**def) == Some("Text"))
             .unwrap();
         let ranking = one_target(text_wrap, text_wrap.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let callees: Vec<String> = with_reason(&expansion, "callee-of:wrap")
             .iter()
             .map(|candidate| crate::index::tests::member_name(&index, candidate.def.unwrap()))
@@ -1236,7 +1333,7 @@ impl Text {
         let target = index.defs_named("handle")[0];
         let mut ranking = one_target(target, target.file);
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
         // The whole function first; then the lines around the frame, which start far below
         // the header, so the function's card comes as a candidate of its own.
@@ -1263,12 +1360,50 @@ impl Text {
         assert_eq!(card.renderings[0].body, "def handle(options)\n");
         // A frame near the header shows the lines from the header: no card of its own.
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:5".to_owned()];
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:5");
         assert_eq!(candidates.len(), 1);
         assert!(candidates[0].renderings[1]
             .body
             .starts_with("def handle(options):\n"));
+    }
+
+    #[test]
+    fn a_long_target_can_show_the_lines_that_hold_the_tasks_words() {
+        let filler: String = (0..50).map(|i| format!("    x{i} = {i}\n")).collect();
+        // `create` spans lines 1-56; the batch size check is on lines 52-53.
+        let source = format!(
+            "//- /db/query.py\ndef create(objs, batch_size=None):\n{filler}    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n\ndef other():\n    return 1\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("create")[0];
+        let ranking = one_target(target, target.file);
+        let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &terms);
+        let candidates = with_reason(&expansion, "exact-name");
+        let code = candidates
+            .iter()
+            .find(|candidate| candidate.renderings.len() > 1)
+            .expect("the target's code");
+        assert!(code.renderings[0].body.starts_with("def create("));
+        // The words' lines, after the function's card (they start far below its header).
+        let window = &code.renderings[1];
+        assert_eq!(window.fidelity, Fidelity::Full);
+        assert!(window.body.contains("batch_size <= 0"), "{}", window.body);
+        assert!(!window.body.starts_with("def create("), "{}", window.body);
+        assert_eq!(window.body.lines().count(), 30);
+        assert!(candidates.iter().any(|candidate| {
+            candidate.renderings.len() == 1 && candidate.renderings[0].fidelity == Fidelity::Compact
+        }));
+        // Without the task's words on its lines, no window.
+        let unrelated: Vec<String> = vec!["network".to_owned()];
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &unrelated);
+        let code = &with_reason(&expansion, "exact-name")[0];
+        assert!(code
+            .renderings
+            .iter()
+            .all(|rendering| rendering.fidelity != Fidelity::Full
+                || rendering.body.starts_with("def create(")));
     }
 
     #[test]
@@ -1303,7 +1438,7 @@ def test_connect_file():
         );
         let target = index.defs_named("connect")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::TestWriting, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::TestWriting, false, &[], &[]);
         let mut tests: Vec<(f32, &str)> = with_reason(&expansion, "test-of:connect")
             .into_iter()
             .map(|candidate| {
@@ -1334,7 +1469,7 @@ def test_connect_file():
         let (index, _) = crate::index::tests::index_fixture(&source);
         let target = index.defs_named("connect")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let shown: Vec<(&str, Fidelity, String)> = with_reason(&expansion, "caller-of:connect")
             .into_iter()
             .map(|candidate| {
@@ -1397,7 +1532,7 @@ class Session:
             // `close` ranks too low to be a target: it becomes a card.
             defs: vec![handle, ranked("close", 0.3)],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let container = expansion
             .candidates
             .iter()
@@ -1439,7 +1574,7 @@ func (r *Router) Handle() {}
         );
         let target = index.defs_named("GetName")[0];
         let ranking = one_target(target, index.defs_named("Router")[0].file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let container = with_reason(&expansion, "container-of:GetName");
         assert_eq!(container.len(), 1);
         assert_eq!(container[0].symbol.as_deref(), Some("Route"));
@@ -1476,7 +1611,7 @@ describe('http adapter', () => {
         let target = index.defs_named("FormData")[0];
         let ranking = one_target(target, target.file);
         for (intent, siblings) in [(IntentKind::BugFix, 0), (IntentKind::TestWriting, 2)] {
-            let expansion = expand(&index, &ranking, intent, false, &[]);
+            let expansion = expand(&index, &ranking, intent, false, &[], &[]);
             assert_eq!(
                 with_reason(&expansion, "container-of:FormData").len(),
                 1,
@@ -1500,7 +1635,7 @@ describe('http adapter', () => {
         let (index, _) = crate::index::tests::index_fixture(source);
         let target = index.defs_named("target")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
     }
@@ -1521,7 +1656,14 @@ describe('http adapter', () => {
         let target = index.defs_named("checkout")[0];
         let file = target.file;
         let ranking = one_target(target, file);
-        let expansion = expand(&index, &ranking, IntentKind::Implementation, false, &[]);
+        let expansion = expand(
+            &index,
+            &ranking,
+            IntentKind::Implementation,
+            false,
+            &[],
+            &[],
+        );
         let imports: Vec<&Rendering> = expansion
             .candidates
             .iter()
@@ -1565,7 +1707,7 @@ describe('http adapter', () => {
                 file("unrelated", 0.8),
             ],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let map: Vec<(&str, f32)> = expansion
             .candidates
             .iter()

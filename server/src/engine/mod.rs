@@ -255,8 +255,14 @@ impl Engine {
             }
             _ => false,
         };
-        let expansion =
-            expand::expand(index, &ranking, intent.kind, wants_callers, &request.pinned);
+        let expansion = expand::expand(
+            index,
+            &ranking,
+            intent.kind,
+            wants_callers,
+            &request.pinned,
+            &analysis.terms,
+        );
         lap("expand", &mut timings);
         let assembly = assemble::assemble(&assemble::AssembleInput {
             index,
