@@ -175,22 +175,11 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
     if terms.is_empty() || !def_data.kind.is_callable() {
         return None;
     }
-    let header_line = data.line_index.line_col(def_data.range.start).line;
-    let name_line = data.line_index.line_col(def_data.name_range.end).line;
-    let end_line = data
-        .line_index
-        .line_col(
-            def_data
-                .range
-                .end
-                .saturating_sub(1)
-                .max(def_data.range.start),
-        )
-        .line;
+    let span = LineSpan::of(index, def)?;
+    let (header_line, end_line) = (span.header, span.end);
     if end_line - header_line < FOCUS_MIN_LINES {
         return None;
     }
-    // The task's terms on each line of the body.
     // The task's terms on each line of the body, with repeats.
     let line_terms: Vec<Vec<&str>> = (header_line..=end_line)
         .map(|line| {
@@ -237,12 +226,55 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
     if best.0 == 0 {
         return None;
     }
-    let mut first = header_line + best_start as u32;
-    if first <= name_line + FRAME_HEADER_GAP {
-        first = header_line;
+    let first = header_line + best_start as u32;
+    span.window(index, def, first, first + FOCUS_WINDOW_LINES - 1)
+}
+
+/// The lines of a definition: where it starts (its header), where its name ends, its last.
+struct LineSpan {
+    header: u32,
+    name: u32,
+    end: u32,
+}
+
+impl LineSpan {
+    fn of(index: &Index, def: DefId) -> Option<LineSpan> {
+        let data = index.file(def.file)?;
+        let def_data = index.def(def)?;
+        let line = |offset: u32| data.line_index.line_col(offset).line;
+        Some(LineSpan {
+            header: line(def_data.range.start),
+            name: line(def_data.name_range.end),
+            end: line(
+                def_data
+                    .range
+                    .end
+                    .saturating_sub(1)
+                    .max(def_data.range.start),
+            ),
+        })
     }
-    let last = (first + FOCUS_WINDOW_LINES - 1).min(end_line);
-    Some((lines(index, def.file, first, last), first > header_line))
+
+    /// Lines `first..=last` within the definition, from its header when they start at most
+    /// [`FRAME_HEADER_GAP`] lines below its name; none when that is the whole definition.
+    /// With whether they start below the header (then its card comes as an item of its own).
+    fn window(
+        &self,
+        index: &Index,
+        def: DefId,
+        first: u32,
+        last: u32,
+    ) -> Option<(Rendering, bool)> {
+        let mut first = first.max(self.header);
+        let last = last.min(self.end);
+        if first <= self.name + FRAME_HEADER_GAP {
+            first = self.header;
+        }
+        if first == self.header && last == self.end {
+            return None;
+        }
+        Some((lines(index, def.file, first, last), first > self.header))
+    }
 }
 
 /// For a target a trace frame points into, the lines around the frame's line (see
@@ -250,38 +282,20 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
 /// below its header (then its card comes as an item of its own).
 fn frame_window(index: &Index, target: &Ranked) -> Option<(Rendering, bool)> {
     let data = index.file(target.def.file)?;
-    let def_data = index.def(target.def)?;
     let prefix = format!("traceback-frame:{}:", data.path);
     let frame_line = target.reasons.iter().find_map(|reason| {
         reason
             .strip_prefix(prefix.as_str())
             .and_then(|line| line.parse::<u32>().ok())
     })?;
-    let header_line = data.line_index.line_col(def_data.range.start).line;
-    let name_line = data.line_index.line_col(def_data.name_range.end).line;
-    let end_line = data
-        .line_index
-        .line_col(
-            def_data
-                .range
-                .end
-                .saturating_sub(1)
-                .max(def_data.range.start),
-        )
-        .line;
-    let line = frame_line.saturating_sub(1).clamp(header_line, end_line);
-    let mut first = line.saturating_sub(FRAME_LINES_BEFORE).max(header_line);
-    let last = (line + FRAME_LINES_AFTER).min(end_line);
-    if first <= name_line + FRAME_HEADER_GAP {
-        first = header_line;
-    }
-    if first == header_line && last == end_line {
-        return None;
-    }
-    Some((
-        lines(index, target.def.file, first, last),
-        first > header_line,
-    ))
+    let span = LineSpan::of(index, target.def)?;
+    let line = frame_line.saturating_sub(1).clamp(span.header, span.end);
+    span.window(
+        index,
+        target.def,
+        line.saturating_sub(FRAME_LINES_BEFORE),
+        line + FRAME_LINES_AFTER,
+    )
 }
 
 /// The candidates of an answer: each primary target's code and neighbours (see
