@@ -10,7 +10,7 @@ use super::items::{
     compact, compact_with, def_lines, full, lines, qualified_name, standard, Candidate, Fidelity,
     Rendering, Section,
 };
-use super::rank::{is_test_def, Ranked, Ranking};
+use super::rank::{Ranked, Ranking};
 use super::text::{for_each_word, identifier_terms, is_stop_word};
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
@@ -489,7 +489,7 @@ impl Expander<'_> {
         );
         // A test's siblings (the other cases of its `describe` block or test class) are an
         // outline only for a task about tests.
-        let siblings = if self.intent == IntentKind::TestWriting || !is_test_def(index, owner) {
+        let siblings = if self.intent == IntentKind::TestWriting || !index.is_test_def(owner) {
             MAX_MEMBERS
         } else {
             0

@@ -187,10 +187,6 @@ pub struct RankInput<'a> {
     pub pinned: &'a [FileId],
 }
 
-pub(super) fn is_test_def(index: &Index, def: DefId) -> bool {
-    index.file(def.file).is_some_and(|data| data.is_test) || index.def(def).is_some_and(|d| d.test)
-}
-
 /// Orders definitions of one name: non-test, exported, shorter paths first.
 fn order_same_name(index: &Index, defs: &mut [DefId]) {
     defs.sort_by_cached_key(|def_id| {
@@ -200,7 +196,7 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
             .map(|data| data.path.clone())
             .unwrap_or_default();
         (
-            is_test_def(index, *def_id),
+            index.is_test_def(*def_id),
             def.is_some_and(|d| !d.exported),
             def.is_some_and(|d| d.kind == crate::languages::DefKind::Field),
             path.len(),
@@ -736,29 +732,17 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
             // A type's member it inherits (`ModelAdmin.get_queryset`, defined by its base
             // `BaseModelAdmin`) is qualified by the type too, when the type has none of its own
             // (outside tests, whose local types may share its name).
-            let inherited: Vec<Box<str>> = if exact.iter().any(|def_id| {
+            let inherited: Vec<DefId> = if exact.iter().any(|def_id| {
                 index.container_name(*def_id) == Some(qualifier.as_str())
-                    && !is_test_def(index, *def_id)
+                    && !index.is_test_def(*def_id)
             }) {
                 Vec::new()
             } else {
-                index
-                    .ancestors(qualifier)
-                    .into_iter()
-                    .find(|level| {
-                        exact.iter().any(|def_id| {
-                            index.container_name(*def_id).is_some_and(|container| {
-                                level.iter().any(|base| **base == *container)
-                            })
-                        })
-                    })
-                    .unwrap_or_default()
+                index.inherited_among(qualifier, &exact)
             };
             let reading = |def_id: DefId| -> u8 {
-                let container = index.container_name(def_id);
-                if container == Some(qualifier.as_str())
-                    || container
-                        .is_some_and(|container| inherited.iter().any(|base| **base == *container))
+                if index.container_name(def_id) == Some(qualifier.as_str())
+                    || inherited.contains(&def_id)
                 {
                     return 0;
                 }
@@ -1386,7 +1370,7 @@ fn score_definitions(
             } else {
                 0.0
             };
-            if !wants_tests && is_test_def(index, def) {
+            if !wants_tests && index.is_test_def(def) {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
             }

@@ -643,6 +643,13 @@ impl Index {
         })
     }
 
+    /// Whether a definition is test code: in a test file, or marked test where it stands
+    /// (a `#[test]` function, a `describe` block).
+    pub fn is_test_def(&self, def: DefId) -> bool {
+        self.file(def.file).is_some_and(|data| data.is_test)
+            || self.def(def).is_some_and(|d| d.test)
+    }
+
     /// The name of the type (or module) a definition belongs to: its parent's name, or the
     /// receiver type of a method declared outside its type (Go).
     pub fn container_name(&self, def: DefId) -> Option<&str> {

@@ -825,15 +825,9 @@ impl Index {
             self.sort_by_location(from, &mut acc[before..]);
         }
         if acc.len() == before {
-            for level in self.ancestors_of(&def.name, &def.bases) {
-                for base in &level {
-                    self.own_members(base, member, acc);
-                }
-                if acc.len() > before {
-                    self.sort_by_location(from, &mut acc[before..]);
-                    break;
-                }
-            }
+            let levels = self.ancestors_from(&def.name, def.bases.to_vec());
+            acc.extend(self.nearest_in(&levels, self.defs_named(member)));
+            self.sort_by_location(from, &mut acc[before..]);
         }
         if acc.len() == before {
             self.members_of_type(from, &def.name, member, acc);
@@ -853,71 +847,86 @@ impl Index {
     /// its bases, then theirs, breadth first.
     fn inherited_members(&self, from: FileId, type_name: &str, member: &str, acc: &mut Vec<DefId>) {
         let before = acc.len();
-        for level in self.ancestors(type_name) {
-            for base in &level {
-                self.own_members(base, member, acc);
-            }
-            if acc.len() > before {
-                break;
-            }
-        }
+        acc.extend(self.inherited_among(type_name, self.defs_named(member)));
         self.sort_by_location(from, &mut acc[before..]);
     }
 
-    /// The names of the types `type_name` extends, level by level (its bases, then theirs),
-    /// as the types of that name declare them (see `syntax::Def::bases`), each name once and
-    /// at most [`MAX_BASE_DEPTH`] levels up.
-    pub fn ancestors(&self, type_name: &str) -> Vec<Vec<Box<str>>> {
-        self.ancestors_from(type_name, vec![type_name.into()], Vec::new())
+    /// Of `defs` (members of some types), those of the nearest types `type_name` extends
+    /// that hold any of them: its bases, then theirs, breadth first, as the types of that
+    /// name declare them (see `syntax::Def::bases`), at most [`MAX_BASE_DEPTH`] levels up.
+    /// `ModelAdmin` and the `get_queryset` methods give `BaseModelAdmin.get_queryset`.
+    pub fn inherited_among(&self, type_name: &str, defs: &[DefId]) -> Vec<DefId> {
+        let first = self.bases_of_types_named(&[type_name.into()], &mut FxHashSet::default());
+        self.nearest_in(&self.ancestors_from(type_name, first), defs)
     }
 
-    /// Like [`Self::ancestors`] for one definition of `type_name` that declares `bases`.
-    fn ancestors_of(&self, type_name: &str, bases: &[Box<str>]) -> Vec<Vec<Box<str>>> {
-        if bases.is_empty() {
-            return Vec::new();
-        }
-        let first: Vec<Box<str>> = bases
+    /// Of `defs`, those whose container is in the first of `levels` that holds any.
+    fn nearest_in(&self, levels: &[Vec<Box<str>>], defs: &[DefId]) -> Vec<DefId> {
+        levels
             .iter()
-            .filter(|base| &***base != type_name)
-            .cloned()
-            .collect();
-        self.ancestors_from(type_name, first.clone(), vec![first])
+            .map(|level| -> Vec<DefId> {
+                defs.iter()
+                    .copied()
+                    .filter(|def| {
+                        self.container_name(*def)
+                            .is_some_and(|container| level.iter().any(|base| **base == *container))
+                    })
+                    .collect()
+            })
+            .find(|found| !found.is_empty())
+            .unwrap_or_default()
     }
 
-    fn ancestors_from(
-        &self,
-        type_name: &str,
-        mut frontier: Vec<Box<str>>,
-        mut levels: Vec<Vec<Box<str>>>,
-    ) -> Vec<Vec<Box<str>>> {
+    /// The levels of types above a type named `type_name` whose own bases are `first`: those,
+    /// then their bases, each name once, at most [`MAX_BASE_DEPTH`] levels.
+    fn ancestors_from(&self, type_name: &str, first: Vec<Box<str>>) -> Vec<Vec<Box<str>>> {
         let mut seen: FxHashSet<Box<str>> = FxHashSet::default();
         seen.insert(type_name.into());
-        seen.extend(frontier.iter().cloned());
-        while !frontier.is_empty() && levels.len() < MAX_BASE_DEPTH {
-            let mut next: Vec<Box<str>> = Vec::new();
-            for name in &frontier {
-                for def_id in self.defs_named(name) {
-                    let Some(def) = self.def(*def_id) else {
-                        continue;
-                    };
-                    // A Rust type's traits are the bases of its impls.
-                    if !def.kind.is_type_or_impl() {
-                        continue;
-                    }
-                    for base in def.bases.iter() {
-                        if seen.insert(base.clone()) {
-                            next.push(base.clone());
-                        }
-                    }
-                }
+        let first: Vec<Box<str>> = first
+            .into_iter()
+            .filter(|base| seen.insert(base.clone()))
+            .collect();
+        let mut levels: Vec<Vec<Box<str>>> = Vec::new();
+        if !first.is_empty() {
+            levels.push(first);
+        }
+        while let Some(last) = levels.last() {
+            if levels.len() >= MAX_BASE_DEPTH {
+                break;
             }
+            let next = self.bases_of_types_named(last, &mut seen);
             if next.is_empty() {
                 break;
             }
-            levels.push(next.clone());
-            frontier = next;
+            levels.push(next);
         }
         levels
+    }
+
+    /// The bases declared by the types (or, for Rust's traits, the impls) named in `names`
+    /// that `seen` does not hold yet, which it then does.
+    fn bases_of_types_named(
+        &self,
+        names: &[Box<str>],
+        seen: &mut FxHashSet<Box<str>>,
+    ) -> Vec<Box<str>> {
+        let mut next: Vec<Box<str>> = Vec::new();
+        for name in names {
+            for def_id in self.defs_named(name) {
+                let Some(def) = self.def(*def_id) else {
+                    continue;
+                };
+                if !def.kind.is_type_or_impl() {
+                    continue;
+                }
+                for base in def.bases.iter() {
+                    if seen.insert(base.clone()) {
+                        next.push(base.clone());
+                    }
+                }
+            }
+        }
+        next
     }
 
     /// Every definition named `name`, ranked: callables for member access, the importer's

@@ -15,6 +15,7 @@ use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::{DefId, Index};
+use crate::base::FxHashSet;
 use crate::languages::DefKind;
 
 /// How a name matched the query; earlier variants rank higher.
@@ -470,7 +471,7 @@ impl Index {
             types.retain(|def| self.def(*def).is_some_and(|d| d.kind.is_type_or_impl()));
             types
                 .into_iter()
-                .flat_map(|def| self.members(def).collect::<Vec<_>>())
+                .flat_map(|def| self.members(def))
                 .map(|def| SymbolHit {
                     def,
                     tier: MatchTier::Prefix,
@@ -502,30 +503,27 @@ impl Index {
             .collect();
         // Tests' local types may share a type's name (`class ModelAdmin(admin.ModelAdmin)`):
         // their members do not keep the type's inherited ones out, and rank after the rest.
-        let is_test = |def: DefId| {
-            self.file(def.file).is_some_and(|data| data.is_test)
-                || self.def(def).is_some_and(|d| d.test)
-        };
         if !member.is_empty()
             && !ranked.iter().any(|(tier, _, hit)| {
-                *tier == 0 && hit.tier == MatchTier::Exact && !is_test(hit.def)
+                *tier == 0 && hit.tier == MatchTier::Exact && !self.is_test_def(hit.def)
             })
         {
-            for level in self.ancestors(owner) {
-                ranked.extend(pool.iter().enumerate().filter_map(|(order, hit)| {
-                    let container = self.container_name(hit.def)?;
-                    level
-                        .iter()
-                        .any(|base| **base == *container)
-                        .then_some((2, order, *hit))
-                }));
-                if ranked.iter().any(|(tier, _, _)| *tier == 2) {
-                    break;
-                }
-            }
+            let defs: Vec<DefId> = pool.iter().map(|hit| hit.def).collect();
+            let inherited: FxHashSet<DefId> =
+                self.inherited_among(owner, &defs).into_iter().collect();
+            ranked.extend(
+                pool.iter()
+                    .enumerate()
+                    .filter(|(_, hit)| inherited.contains(&hit.def))
+                    .map(|(order, hit)| (2, order, *hit)),
+            );
         }
-        ranked.sort_by_key(|(tier, order, hit)| (is_test(hit.def), hit.tier, *tier, *order));
-        ranked.dedup_by_key(|(_, _, hit)| hit.def);
+        ranked
+            .sort_by_key(|(tier, order, hit)| (self.is_test_def(hit.def), hit.tier, *tier, *order));
+        // A member both inherited and of a type whose name the query's begins keeps its best
+        // place.
+        let mut listed: FxHashSet<DefId> = FxHashSet::default();
+        ranked.retain(|(_, _, hit)| listed.insert(hit.def));
         ranked
             .into_iter()
             .take(limit)
