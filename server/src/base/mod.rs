@@ -95,6 +95,19 @@ pub fn is_test_path(path: &str) -> bool {
 /// The ends of a file name's stem that make it test code: `store_test.go`, `x-spec.js`.
 const TEST_SUFFIXES: &[&str] = &["_test", "_tests", "-test", "-tests", "_spec", "-spec"];
 
+/// The stem of what a test file's stem names as tested: `test_query` and `query_test` ->
+/// `query`; other stems are their own.
+pub fn tested_stem(stem: &str) -> &str {
+    let stem = stem
+        .strip_prefix("test_")
+        .or_else(|| stem.strip_prefix("test-"))
+        .unwrap_or(stem);
+    TEST_SUFFIXES
+        .iter()
+        .find_map(|suffix| stem.strip_suffix(suffix))
+        .unwrap_or(stem)
+}
+
 /// Directories whose code supports a project without being it (examples, benchmarks,
 /// demos, documentation and vendored third-party code), each with the kind of code it holds:
 /// the word a task uses to ask for that code.
@@ -163,6 +176,18 @@ mod tests {
             "src/requests/packages.py",
         ] {
             assert_eq!(auxiliary_kind(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_test_files_stem_names_what_it_tests() {
+        for (stem, tested) in [
+            ("test_query", "query"),
+            ("store_test", "store"),
+            ("parser-spec", "parser"),
+            ("query", "query"),
+        ] {
+            assert_eq!(tested_stem(stem), tested, "{stem}");
         }
     }
 

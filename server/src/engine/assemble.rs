@@ -319,26 +319,26 @@ impl<'i, 'a> Packer<'i, 'a> {
     fn lead(&mut self, relevant: &[usize], top: f32) {
         let candidates = self.input.candidates;
         let mut pool = (self.available as f32 * LEAD_SHARE) as u32;
-        let leads: Vec<usize> = relevant
+        // Each lead with its code: the whole, else the lines of it that matter (a trace
+        // frame's, those holding the task's words: see `expand::focus_window`).
+        let leads: Vec<(usize, usize)> = relevant
             .iter()
             .copied()
             .take_while(|idx| candidates[*idx].score >= top * LEAD_RATIO)
-            .filter(|idx| {
-                let candidate = &candidates[*idx];
-                candidate.section == Section::Code
-                    && candidate.renderings[0].fidelity == Fidelity::Full
+            .filter(|idx| candidates[*idx].section == Section::Code)
+            .map(|idx| {
+                let code = candidates[idx]
+                    .renderings
+                    .iter()
+                    .take_while(|rendering| rendering.fidelity == Fidelity::Full)
+                    .count();
+                (idx, code)
             })
+            .filter(|(_, code)| *code > 0)
             .take(MAX_LEADS)
             .collect();
-        for idx in leads {
-            // The whole code, else the lines of it that matter (a trace frame's, those
-            // holding the task's words: see `expand::focus_window`).
-            let full_renderings = candidates[idx]
-                .renderings
-                .iter()
-                .take_while(|rendering| rendering.fidelity == Fidelity::Full)
-                .count();
-            for rendering_idx in 0..full_renderings {
+        for (idx, code) in leads {
+            for rendering_idx in 0..code {
                 if self.place(idx, rendering_idx, Pass::Lead, &mut pool) {
                     self.taken[idx] = true;
                     break;

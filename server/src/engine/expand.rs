@@ -12,7 +12,7 @@ use super::items::{
 };
 use super::rank::{Ranked, Ranking};
 use super::text::{for_each_word, identifier_terms, is_stop_word};
-use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
+use crate::base::{tested_stem, FileId, FxHashMap, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
 
@@ -43,18 +43,19 @@ const MAX_CALLER_LINES: u32 = 30;
 /// A long caller's lines around a call start at its header when at most this many lines
 /// lie between its name and them.
 const CALLER_HEADER_GAP: u32 = 6;
-/// A trace frame's lines: this many before the frame's line and after it; a window starting
-/// at most [`FRAME_HEADER_GAP`] lines below the function's name starts at its header.
+/// A trace frame's lines: this many before the frame's line and after it.
 const FRAME_LINES_BEFORE: u32 = 12;
 const FRAME_LINES_AFTER: u32 = 6;
-const FRAME_HEADER_GAP: u32 = 8;
+/// A window of a target's lines starting at most this many lines below its name starts at
+/// its header.
+const WINDOW_HEADER_GAP: u32 = 8;
 /// A function longer than this many lines that cannot be shown whole may show the lines that
 /// hold the task's words (see [`focus_window`]), this many of them.
 const FOCUS_MIN_LINES: u32 = 40;
 const FOCUS_WINDOW_LINES: u32 = 30;
-/// The card of a function whose frame's lines start far below its header scores this share
-/// of the frame.
-const FRAME_HEADER_SHARE: f32 = 0.99;
+/// The card of a target whose window of lines starts below its header scores this share of
+/// the target.
+const WINDOW_CARD_SHARE: f32 = 0.99;
 /// Cards for the rest of the best file's definitions, scored just above the relevance floor
 /// (a fifth of the best candidate, see `assemble`), each a little below the one before;
 /// then up to [`MAX_FOCUS_OUTLINE_CARDS`] for each other focus file: the 48th still clears
@@ -227,7 +228,12 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
         return None;
     }
     let first = header_line + best_start as u32;
-    span.window(index, def, first, first + FOCUS_WINDOW_LINES - 1)
+    span.window(
+        index,
+        def,
+        (first, first + FOCUS_WINDOW_LINES - 1),
+        WINDOW_HEADER_GAP,
+    )
 }
 
 /// The lines of a definition: where it starts (its header), where its name ends, its last.
@@ -256,18 +262,18 @@ impl LineSpan {
     }
 
     /// Lines `first..=last` within the definition, from its header when they start at most
-    /// [`FRAME_HEADER_GAP`] lines below its name; none when that is the whole definition.
-    /// With whether they start below the header (then its card comes as an item of its own).
+    /// `gap` lines below its name; none when that is the whole definition. With whether they
+    /// start below the header (then its card comes as an item of its own).
     fn window(
         &self,
         index: &Index,
         def: DefId,
-        first: u32,
-        last: u32,
+        (first, last): (u32, u32),
+        gap: u32,
     ) -> Option<(Rendering, bool)> {
         let mut first = first.max(self.header);
         let last = last.min(self.end);
-        if first <= self.name + FRAME_HEADER_GAP {
+        if first <= self.name + gap {
             first = self.header;
         }
         if first == self.header && last == self.end {
@@ -293,8 +299,11 @@ fn frame_window(index: &Index, target: &Ranked) -> Option<(Rendering, bool)> {
     span.window(
         index,
         target.def,
-        line.saturating_sub(FRAME_LINES_BEFORE),
-        line + FRAME_LINES_AFTER,
+        (
+            line.saturating_sub(FRAME_LINES_BEFORE),
+            line + FRAME_LINES_AFTER,
+        ),
+        WINDOW_HEADER_GAP,
     )
 }
 
@@ -430,9 +439,15 @@ impl Expander<'_> {
                 candidate.renderings.insert(at, window);
                 if header_card {
                     self.candidates.push(Candidate {
-                        renderings: vec![compact(index, def)],
-                        score: target.score * FRAME_HEADER_SHARE,
-                        ..candidate.clone()
+                        named: target.named,
+                        ..def_candidate(
+                            index,
+                            def,
+                            Section::Code,
+                            target.score * WINDOW_CARD_SHARE,
+                            target.reasons.clone(),
+                            vec![compact(index, def)],
+                        )
                     });
                 }
             }
@@ -874,10 +889,7 @@ fn callers_and_tests(
                     && path
                         .split(['/', '.', '_', '-'])
                         .any(|word| word == target_stem))
-                || crate::index::file_stem(&path)
-                    .trim_start_matches("test_")
-                    .trim_end_matches("_test")
-                    == target_stem
+                || tested_stem(crate::index::file_stem(&path)) == target_stem
         })
     };
     let visible: Vec<FileId> = if referencing.len() > MAX_CALLER_FILES_SCANNED {
@@ -996,10 +1008,7 @@ fn callers_and_tests(
                 continue;
             }
             let caller_data = index.def(caller).expect("live def");
-            let data = index.file(file).expect("live file");
-            let header_line = data.line_index.line_col(caller_data.range.start).line;
-            let name_line = data.line_index.line_col(caller_data.name_range.end).line;
-            let end_line = data.line_index.line_col(caller_data.range.end).line;
+            let span = LineSpan::of(index, caller).expect("live def");
             let rank_penalty = 1.0 / (1.0 + n_callers as f32 * 0.15);
             let caller_candidate = |renderings| Candidate {
                 section: Section::Callers,
@@ -1017,17 +1026,20 @@ fn callers_and_tests(
             // the header when the call is near it, else after the caller's card (its
             // signature: which function calls, taking what), so a reader knows where the
             // lines stand and each item still covers exactly the lines it shows.
-            if end_line - header_line < MAX_CALLER_LINES {
-                acc.push(caller_candidate(vec![full(index, caller)]));
-            } else {
-                let mut first = line.saturating_sub(2).max(header_line);
-                let last = (line + 2).min(end_line);
-                if first <= name_line + CALLER_HEADER_GAP {
-                    first = header_line;
-                } else {
-                    acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
+            let around_call = (span.end - span.header >= MAX_CALLER_LINES)
+                .then(|| {
+                    let lines = (line.saturating_sub(2), line + 2);
+                    span.window(index, caller, lines, CALLER_HEADER_GAP)
+                })
+                .flatten();
+            match around_call {
+                Some((lines, below_header)) => {
+                    if below_header {
+                        acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
+                    }
+                    acc.push(caller_candidate(vec![lines]));
                 }
-                acc.push(caller_candidate(vec![lines(index, file, first, last)]));
+                None => acc.push(caller_candidate(vec![full(index, caller)])),
             }
             n_callers += 1;
         }

@@ -469,8 +469,8 @@ fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
             continue;
         };
         let at_start = position == 0;
+        let in_title = lines.first().is_some_and(|line| line.contains(needle));
         if matches!(kind, IntentKind::TestWriting | IntentKind::DefinitionLookup) && !at_start {
-            let in_title = lines.first().is_some_and(|line| line.contains(needle));
             let asks = *kind == IntentKind::DefinitionLookup
                 || cue
                     .split(' ')
@@ -489,7 +489,7 @@ fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
         };
         // The first line states the task; the lines below explain it (or list what else a
         // commit did), so their cues count for less.
-        let weight = if at_start || lines.first().is_some_and(|line| line.contains(needle)) {
+        let weight = if at_start || in_title {
             weight
         } else {
             weight * BODY_CUE_SHARE
