@@ -7,8 +7,8 @@
 
 use super::intent::IntentKind;
 use super::items::{
-    compact, compact_with, def_lines, full, lines, qualified_name, standard, Candidate, Fidelity,
-    Rendering, Section,
+    compact, compact_with, def_lines, full, lines, listed_under, qualified_name, standard,
+    Candidate, Fidelity, Rendering, Section,
 };
 use super::rank::{Ranked, Ranking};
 use super::text::{for_each_word, identifier_terms, is_stop_word};
@@ -23,7 +23,8 @@ const MAX_PRIMARY: usize = 6;
 /// the target, the members each a little below the one before.
 const CONTAINER_SHARE: f32 = 0.6;
 const MEMBER_DECAY: f32 = 0.005;
-/// A ranked member's container card scores this share of the member.
+/// A ranked member's container card scores this share of the member when the member is not
+/// inside its code (a Go method and its receiver type); see `containers_follow_members`.
 const CONTAINER_CARD_SHARE: f32 = 0.5;
 /// Cards scoring below this share of the best are left out (listed as omitted).
 const CARD_RATIO: f32 = 0.12;
@@ -366,7 +367,42 @@ pub fn expand(
             candidate.reasons.push("off-focus".to_owned());
         }
     }
+    containers_follow_members(index, &mut candidates);
     Expansion { candidates }
+}
+
+/// A card inside another definition's code is listed indented under it, in its file's
+/// entries of the definitions, so the definitions holding it score at least as well as it
+/// (cards are added for those without one): alone, the indent would put it under whatever
+/// is listed above it (`Path string` under `type HandlersChain` instead of `type RouteInfo
+/// struct`).
+fn containers_follow_members(index: &Index, candidates: &mut Vec<Candidate>) {
+    let mut carded: FxHashMap<DefId, usize> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, candidate)| candidate.section == Section::Definitions)
+        .filter_map(|(idx, candidate)| candidate.def.map(|def| (def, idx)))
+        .collect();
+    for idx in 0..candidates.len() {
+        let (Some(def), Section::Definitions) = (candidates[idx].def, candidates[idx].section)
+        else {
+            continue;
+        };
+        let score = candidates[idx].score;
+        for outer in listed_under(index, def) {
+            match carded.get(&outer) {
+                Some(&at) => {
+                    candidates[at].score = candidates[at].score.max(score);
+                }
+                None => {
+                    let name = index.def(def).map_or("", |data| &data.name);
+                    let reasons = vec![format!("container-of:{name}")];
+                    carded.insert(outer, candidates.len());
+                    candidates.push(card(index, outer, Section::Definitions, score, reasons));
+                }
+            }
+        }
+    }
 }
 
 /// The targets the answer is built around: the best-ranked definitions (at most
@@ -1565,7 +1601,50 @@ class Session:
             .find(|candidate| candidate.reasons.iter().any(|r| r == "container-of:close"))
             .expect("Session carded as close's container");
         assert_eq!(container.symbol.as_deref(), Some("Session"));
-        assert!((container.score - 0.3 * CONTAINER_CARD_SHARE).abs() < 1e-6);
+        // Listed with `close` indented under it, the class scores as well as its member.
+        assert!((container.score - 0.3).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_carded_member_lifts_the_card_of_the_type_holding_it_to_its_score() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /gin.go
+package gin
+
+type HandlersChain []int
+
+type RouteInfo struct {
+	Method string
+	Path   string
+}
+
+func handle() {}
+"#,
+        );
+        let ranked = |name: &str, score: f32| ranked_by_bm25(&index, name, score);
+        let handle = ranked("handle", 1.0);
+        let ranking = Ranking {
+            files: vec![RankedFile {
+                file: handle.def.file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+            // `RouteInfo` ranks far below its field `Path`, and is carded first.
+            defs: vec![handle, ranked("RouteInfo", 0.13), ranked("Path", 0.3)],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let score_of = |symbol: &str| {
+            expansion
+                .candidates
+                .iter()
+                .find(|c| c.section == Section::Definitions && c.symbol.as_deref() == Some(symbol))
+                .map(|c| c.score)
+        };
+        assert_eq!(score_of("RouteInfo.Path"), Some(0.3));
+        assert_eq!(score_of("RouteInfo"), Some(0.3));
+        // A type holding no carded member keeps its own score.
+        assert!(score_of("HandlersChain").is_none_or(|score| score < 0.3));
     }
 
     #[test]

@@ -130,6 +130,25 @@ fn enclosing<'a>(
     .filter(|def| def.kind != DefKind::Module || def.parent.is_some())
 }
 
+/// The definitions a grouped entry is listed indented under (see [`outline_position`]): those
+/// whose code holds `def`, innermost first.
+pub fn listed_under(index: &Index, def: DefId) -> Vec<DefId> {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return Vec::new();
+    };
+    let defs = &data.syntax.defs;
+    std::iter::successors(def_data.parent, |idx| defs[*idx as usize].parent)
+        .filter(|idx| {
+            let outer = &defs[*idx as usize];
+            outer.kind != DefKind::Module || outer.parent.is_some()
+        })
+        .map(|idx| DefId {
+            file: def.file,
+            idx,
+        })
+        .collect()
+}
+
 /// The qualified display name of a definition (`DatabaseClient.connect`).
 pub fn qualified_name(index: &Index, def: DefId) -> String {
     let Some(data) = index.file(def.file) else {
