@@ -545,14 +545,31 @@ impl Expander<'_> {
         } else {
             0
         };
-        let members = index
+        let mut members: Vec<DefId> = index
             .members(owner)
             .chain(index.declared_members(owner))
             // A Go type's methods in the files at hand, not across its package.
             .filter(|member| member.file == def.file || member.file == owner.file)
             .filter(|member| !primary_ids.contains(member) && !self.pinned.contains(&member.file))
-            .take(siblings);
-        for (rank, member) in members.enumerate() {
+            .collect();
+        // The type's data first (its fields, in order), then its functions nearest the
+        // target: in a class of a hundred methods, those beside the one at hand (`bulk_create`
+        // beside `bulk_update`) rather than the first thirty (`__deepcopy__`, `__repr__`).
+        let target_range = index.def(def).map(|data| data.range);
+        members.sort_by_key(|member| {
+            let member_data = index.def(*member);
+            let callable = member_data.is_some_and(|data| data.kind.is_callable());
+            let distance = match (member_data, target_range) {
+                (Some(data), Some(target)) if callable && member.file == def.file => target
+                    .start
+                    .saturating_sub(data.range.end)
+                    .max(data.range.start.saturating_sub(target.end)),
+                _ => u32::MAX,
+            };
+            (callable, if callable { distance } else { 0 })
+        });
+        members.truncate(siblings);
+        for (rank, member) in members.into_iter().enumerate() {
             if self.carded.insert(member) {
                 self.candidates.push(outline_card(
                     index,
@@ -651,11 +668,23 @@ impl Expander<'_> {
             {
                 continue;
             }
-            let anchors: Vec<TextRange> = primary
+            let mut anchors: Vec<TextRange> = primary
                 .iter()
                 .filter(|target| target.def.file == file)
                 .filter_map(|target| index.def(target.def).map(|def| def.range))
                 .collect();
+            // A target holding another (`QuerySet` and its `bulk_update`) would put all its
+            // members at distance 0: the map is laid around the innermost targets.
+            let innermost: Vec<TextRange> = anchors
+                .iter()
+                .copied()
+                .filter(|outer| {
+                    !anchors
+                        .iter()
+                        .any(|inner| inner != outer && outer.contains_range(*inner))
+                })
+                .collect();
+            anchors = innermost;
             let distance = |range: TextRange| {
                 anchors
                     .iter()
@@ -1603,6 +1632,105 @@ class Session:
         assert_eq!(container.symbol.as_deref(), Some("Session"));
         // Listed with `close` indented under it, the class scores as well as its member.
         assert!((container.score - 0.3).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_targets_siblings_come_by_their_distance_to_it_after_the_types_data() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /query.py
+class QuerySet:
+    ordered = False
+
+    def __repr__(self):
+        return "qs"
+
+    def count(self):
+        return 0
+
+    def bulk_create(self, objs):
+        return objs
+
+    def bulk_update(self, objs, fields):
+        return objs
+
+    def abulk_update(self, objs, fields):
+        return objs
+
+    def delete(self):
+        return None
+"#,
+        );
+        let target = index.defs_named("bulk_update")[0];
+        let expansion = expand(
+            &index,
+            &one_target(target, target.file),
+            IntentKind::BugFix,
+            false,
+            &[],
+            &[],
+        );
+        let siblings: Vec<(&str, f32)> = {
+            let mut listed: Vec<(&str, f32)> = with_reason(&expansion, "member-of:QuerySet")
+                .into_iter()
+                .map(|c| (c.symbol.as_deref().unwrap_or(""), c.score))
+                .collect();
+            listed.sort_by(|a, b| b.1.total_cmp(&a.1));
+            listed
+        };
+        let order: Vec<&str> = siblings.iter().map(|(symbol, _)| *symbol).collect();
+        // The field first, then the methods by their distance (in bytes) to `bulk_update`,
+        // and the earliest of two at the same distance.
+        assert_eq!(
+            order,
+            [
+                "QuerySet.ordered",
+                "QuerySet.bulk_create",
+                "QuerySet.abulk_update",
+                "QuerySet.count",
+                "QuerySet.delete",
+                "QuerySet.__repr__",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_files_map_is_laid_around_the_innermost_targets() {
+        let methods: String = (0..40)
+            .map(|n| format!("    def m{n:02}(self):\n        return {n}\n\n"))
+            .collect();
+        let (index, _) = crate::index::tests::index_fixture(&format!(
+            "//- /query.py\nclass QuerySet:\n{methods}"
+        ));
+        let named = |name: &str, score: f32| Ranked {
+            score,
+            direct: true,
+            named: true,
+            ..ranked_by_bm25(&index, name, score)
+        };
+        let target = named("m35", 1.0);
+        let file = target.def.file;
+        // The class is a target too (`QuerySet.m35`): its range holds every method.
+        let ranking = Ranking {
+            defs: vec![target, named("QuerySet", 0.9)],
+            files: vec![RankedFile {
+                file,
+                score: 1.0,
+                reasons: Vec::new(),
+            }],
+        };
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let score_of = |symbol: &str| {
+            with_reason(&expansion, "outline-of-best-file")
+                .into_iter()
+                .find(|c| c.symbol.as_deref() == Some(symbol))
+                .map(|c| c.score)
+        };
+        // The siblings carded with the class are the thirty nearest m35; the map goes on
+        // from the nearest of the rest, not from the top of the class.
+        let (near, far) = (score_of("QuerySet.m08"), score_of("QuerySet.m00"));
+        assert!(near.is_some() && far.is_some(), "{near:?} {far:?}");
+        assert!(near > far, "{near:?} {far:?}");
     }
 
     #[test]
