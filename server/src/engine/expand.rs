@@ -1306,6 +1306,63 @@ mod tests {
     }
 
     #[test]
+    fn a_call_on_a_value_of_unknown_type_is_of_the_method_its_file_sees() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /db/models/query.py
+class QuerySet:
+    def bulk_update(self, objs, fields):
+        return objs
+
+    def abulk_update(self, objs, fields):
+        return self.bulk_update(objs, fields)
+//- /db/migrations/state.py
+class StateApps:
+    def bulk_update(self):
+        return self
+
+class ProjectState:
+    def reload(self):
+        with self.apps.bulk_update():
+            pass
+//- /db/commands/migrate.py
+from db.migrations.state import ProjectState
+
+def handle(state):
+    with state.apps.bulk_update():
+        pass
+//- /db/models/base.py
+def set_order(manager, objs):
+    manager.filter().bulk_update(objs, ["order"])
+"#,
+        );
+        let target = index
+            .defs_named("bulk_update")
+            .iter()
+            .copied()
+            .find(|def| index.container_name(*def) == Some("QuerySet"))
+            .unwrap();
+        let mut candidates = Vec::new();
+        callers_and_tests(
+            &index,
+            target,
+            1.0,
+            IntentKind::UsageExploration,
+            &[],
+            &mut candidates,
+        );
+        let mut callers: Vec<String> = candidates
+            .iter()
+            .filter(|candidate| candidate.section == Section::Callers)
+            .filter_map(|candidate| candidate.symbol.clone())
+            .collect();
+        callers.sort();
+        // `state.py` defines another `bulk_update` and `migrate.py` imports its module, and
+        // neither sees `query.py`; `base.py` sees neither, so its call may be of the target.
+        assert_eq!(callers, ["QuerySet.abulk_update", "set_order"]);
+    }
+
+    #[test]
     fn a_call_of_another_types_method_of_the_same_name_is_not_a_caller() {
         let (index, _) = crate::index::tests::index_fixture(
             r#"

@@ -204,12 +204,42 @@ impl Index {
                     let type_name = receiver_type_name(receiver_text);
                     let names_type = type_name.chars().next().is_some_and(char::is_uppercase)
                         && !SELF_RECEIVERS.contains(&type_name);
-                    return names_type && self.held_by_another_type(def, type_name);
+                    if names_type {
+                        return self.held_by_another_type(def, type_name);
+                    }
+                    return self.sees_another_instead(file, name, def);
                 }
             }
             None => self.scope_candidates(file, reference.range.start, name, &mut res),
         }
         !res.is_empty() && !res.contains(&def)
+    }
+
+    /// Whether `file` sees a function or method `name` other than `def` (its own, or one of a
+    /// module it imports) and not `def`'s file (neither it, nor imported, nor of its Go
+    /// package): `with self.apps.bulk_update():` in the module of `StateApps.bulk_update` is
+    /// a call of that, not of `QuerySet.bulk_update` in a module it does not import.
+    fn sees_another_instead(&self, file: FileId, name: &str, def: DefId) -> bool {
+        let Some(data) = self.file(file) else {
+            return false;
+        };
+        let imports = self.import_graph().imports(file);
+        let package: &[FileId] = if data.lang == Language::Go {
+            self.resolution()
+                .modules
+                .go_package_files(data.root, &data.path)
+        } else {
+            &[]
+        };
+        let visible = |other: FileId| other == file || imports.contains(&other);
+        if visible(def.file) || package.contains(&def.file) {
+            return false;
+        }
+        self.defs_named(name).iter().any(|other| {
+            *other != def
+                && visible(other.file)
+                && self.def(*other).is_some_and(|d| d.kind.is_callable())
+        })
     }
 
     /// For each import of `file` that binds `name` (the module itself or one of its names),
