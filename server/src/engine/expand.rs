@@ -1093,7 +1093,14 @@ fn callers_and_tests(
             // lines stand and each item still covers exactly the lines it shows.
             let around_call = (span.end - span.header >= MAX_CALLER_LINES)
                 .then(|| {
-                    let lines = (line.saturating_sub(2), line + 2);
+                    // In a class's body (`bulk_update.alters_data = True`) the lines around
+                    // are other members' (the target's own last line, the next method's
+                    // header): the line alone.
+                    let lines = if caller_data.kind.is_callable() {
+                        (line.saturating_sub(2), line + 2)
+                    } else {
+                        (line, line)
+                    };
                     span.window(index, caller, lines, CALLER_HEADER_GAP)
                 })
                 .flatten();
@@ -1654,6 +1661,35 @@ def test_connect_file():
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_use_in_a_long_class_body_shows_its_own_line() {
+        let methods: String = (0..12)
+            .map(|i| format!("    def m{i}(self):\n        return {i}\n\n"))
+            .collect();
+        let source = format!(
+            "//- /src/query.py\nclass QuerySet:\n{methods}    def bulk_update(self):\n        return 1\n\n\
+             \x20   bulk_update.alters_data = True\n\n    def after(self):\n        return 2\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("bulk_update")[0];
+        let ranking = one_target(target, target.file);
+        let expansion = expand(
+            &index,
+            &ranking,
+            IntentKind::UsageExploration,
+            true,
+            &[],
+            &[],
+        );
+        let lines: Vec<&str> = with_reason(&expansion, "caller-of:bulk_update")
+            .into_iter()
+            .filter(|candidate| candidate.renderings[0].fidelity == Fidelity::Full)
+            .map(|candidate| candidate.renderings[0].body.as_str())
+            .collect();
+        // Not the target's last line or the next method's header around it.
+        assert_eq!(lines, ["    bulk_update.alters_data = True\n"]);
     }
 
     #[test]
