@@ -35,6 +35,10 @@ const W_BM25_FILE: f32 = 2.0;
 const FILE_SCORE_SHARE: f32 = 0.5;
 const W_PATH_WORDS: f32 = 1.5;
 const TEST_PENALTY: f32 = 0.35;
+/// A task about tests is about the code they test first: the tests that exist come as its
+/// tests (`test-of:`), so test code ranks a little below the code it tests
+/// (`write tests for slugify` is about `slugify`, then `test_slugify.py`).
+const WRITING_TEST_PENALTY: f32 = 0.6;
 /// Examples, benchmarks, docs and vendored code (see `base::auxiliary_kind`) rank below the
 /// project's own code unless the task names them.
 const AUXILIARY_PENALTY: f32 = 0.5;
@@ -1042,6 +1046,9 @@ struct FilePenalties<'a> {
     behaviour_change: bool,
     /// The files inside the directories a commit-style scope names, if it names any.
     scope_files: FxHashSet<FileId>,
+    /// The task is about tests: about the code under test first (see
+    /// [`WRITING_TEST_PENALTY`]).
+    writing_tests: bool,
 }
 
 impl<'a> FilePenalties<'a> {
@@ -1083,6 +1090,7 @@ impl<'a> FilePenalties<'a> {
                 .collect(),
             behaviour_change,
             scope_files,
+            writing_tests: wants_tests(input),
         }
     }
 
@@ -1133,6 +1141,11 @@ impl<'a> FilePenalties<'a> {
                 self.is_out_of_scope(file),
                 OUT_OF_SCOPE_PENALTY,
                 "out-of-scope",
+            ),
+            (
+                self.writing_tests && is_test_file(self.index, file),
+                WRITING_TEST_PENALTY,
+                "test-code",
             ),
         ]
         .into_iter()
@@ -1373,6 +1386,11 @@ fn score_definitions(
             if !wants_tests && index.is_test_def(def) {
                 score *= TEST_PENALTY;
                 reasons.push("test-code".to_owned());
+            } else if wants_tests && !is_test_file(index, def.file) && index.is_test_def(def) {
+                // A test module beside the code (`#[cfg(test)] mod tests`); a test file's
+                // code is scored down with the file (see `FilePenalties`).
+                score *= WRITING_TEST_PENALTY;
+                reasons.push("test-code".to_owned());
             }
             for (penalty, reason) in penalties.of(def.file) {
                 score *= penalty;
@@ -1559,6 +1577,61 @@ mod tests {
                 (path, file.reasons.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn a_task_about_tests_ranks_the_code_under_test_above_its_tests() {
+        let (index, search) = indexed(
+            r#"
+//- /django/utils/text.py
+def slugify(value, allow_unicode=False):
+    """Convert to ASCII and lowercase, dropping what is not a letter or a digit."""
+    return value.lower()
+//- /tests/utils_tests/test_slugify.py
+from django.utils.text import slugify
+
+def test_slugify():
+    assert slugify("Hello World") == "hello-world"
+
+def test_slugify_unicode():
+    assert slugify("Héllo", allow_unicode=True) == "héllo"
+//- /django/utils/html.py
+def escape(text):
+    return text
+//- /django/utils/dates.py
+def parse_date(value):
+    return value
+//- /django/utils/encoding.py
+def force_str(value):
+    return str(value)
+//- /django/utils/timezone.py
+def now():
+    return 0
+//- /django/utils/http.py
+def urlencode(query):
+    return query
+//- /django/utils/crypto.py
+def salted_hmac(key):
+    return key
+"#,
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "write tests for slugify",
+            IntentKind::TestWriting,
+        );
+        let subject = ranked_named(&index, &ranking, "slugify").unwrap();
+        let test = ranked_named(&index, &ranking, "test_slugify").unwrap();
+        assert!(subject.score > test.score, "{subject:?} {test:?}");
+        assert!(test.reasons.iter().any(|reason| reason == "test-code"));
+        assert_eq!(
+            ranking
+                .files
+                .first()
+                .map(|file| index.file(file.file).unwrap().path.as_ref()),
+            Some("django/utils/text.py")
+        );
     }
 
     #[test]
