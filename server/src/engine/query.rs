@@ -54,6 +54,11 @@ pub struct QueryAnalysis {
     /// Human languages the task names, with their ISO 639-1 codes (`Italian` -> `it`): the
     /// names of translation files (`locales/it.ts`).
     pub languages: Vec<(String, &'static str)>,
+    /// The names a rename gives (stemmed, lower-cased; see [`new_names`]): not words that
+    /// name targets.
+    pub new_names: Vec<String>,
+    /// The same names as written (`prepare_value`, `Field.prepare_value`).
+    pub renamed_to: Vec<String>,
 }
 
 /// Human languages by name, with the code translation files are named by.
@@ -231,6 +236,18 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     for mention in &mut res.mentions {
         mention.used = tools.contains(mention.text.as_str());
     }
+    // The name a rename gives (`rename get_prep_value to prepare_value`) is not in the
+    // repository yet, or is another definition's: not a target, nor a word naming one.
+    let renamed_to = new_names(query);
+    res.mentions
+        .retain(|mention| !renamed_to.contains(mention.text.as_str()));
+    res.new_names = renamed_to
+        .iter()
+        .map(|name| stem(&name.to_lowercase()))
+        .collect();
+    res.new_names.sort_unstable();
+    res.renamed_to = renamed_to.iter().map(|name| (*name).to_owned()).collect();
+    res.renamed_to.sort_unstable();
     // The previous word, when it is a plain prose word: (where it ends, lower-cased).
     let mut previous: Option<(usize, String)> = None;
     for_each_word(query, |start, word| {
@@ -377,6 +394,45 @@ fn tool_names(query: &str) -> FxHashSet<&str> {
         }
         armed = TOOL_WORDS.contains(&lower.as_str()) || (lower == "of" && previous == "instead");
         previous = lower;
+    }
+    names
+}
+
+/// The names a rename gives: the word after `to`, `as` or `into` in a sentence that has
+/// said `rename` (`rename X to Y`, `X is renamed to Y`, `renaming X as Y`).
+fn new_names(query: &str) -> FxHashSet<&str> {
+    let mut names = FxHashSet::default();
+    for sentence in query
+        .split(['\n', ';', '!', '?'])
+        .flat_map(|line| line.split(". "))
+    {
+        let mut renaming = false;
+        let mut armed = false;
+        for raw in sentence.split(|ch: char| ch.is_whitespace() || ch == '`') {
+            if raw.is_empty() {
+                continue;
+            }
+            let lower = raw.to_lowercase();
+            if armed {
+                let name = raw
+                    .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
+                    .trim_end_matches(['.', ':'])
+                    .trim_end_matches("()");
+                let last = name.split(['.', ':']).next_back().unwrap_or(name);
+                // Code, not prose (`rename it to match the server`): written as code, or
+                // in backticks.
+                let code = looks_like_code(last)
+                    || name.contains(['.', ':'])
+                    || query.contains(&format!("`{name}`"));
+                if is_identifier_like(last) && code {
+                    names.insert(name);
+                }
+                armed = ["the", "a", "an"].contains(&lower.as_str());
+                continue;
+            }
+            renaming |= lower.starts_with("renam");
+            armed = renaming && ["to", "as", "into"].contains(&lower.as_str());
+        }
     }
     names
 }
@@ -608,6 +664,38 @@ pub fn flag_relatives(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_name_a_rename_gives_is_not_a_mention() {
+        let mentions = |query: &str| -> Vec<String> {
+            analyze(query)
+                .mentions
+                .into_iter()
+                .map(|mention| mention.text)
+                .collect()
+        };
+        assert_eq!(
+            mentions("rename Field.get_prep_value to prepare_value"),
+            ["Field.get_prep_value"]
+        );
+        assert_eq!(
+            mentions("`parse_args` is renamed as `parse_argv`"),
+            ["parse_args"]
+        );
+        assert_eq!(
+            analyze("Rename `load` to `load_config`").new_names,
+            ["load_config"]
+        );
+        // Not a rename: both are names of the task.
+        assert_eq!(
+            mentions("convert read_header to parse_header"),
+            ["read_header", "parse_header"]
+        );
+        // Prose after `to` is not a new name.
+        assert!(analyze("rename the flag to match the server")
+            .new_names
+            .is_empty());
+    }
 
     #[test]
     fn explicit_identifiers_paths_and_words_are_separated() {

@@ -835,6 +835,17 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
             }
         }
     }
+    // The name a rename gives, where it is defined beside a named target (a rename half
+    // done, or the sibling it must not collide with); elsewhere it is another definition.
+    let target_files: FxHashSet<FileId> = named.exact.iter().map(|(def, _)| def.file).collect();
+    for name in &analysis.renamed_to {
+        let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+        for def in index.defs_named(last) {
+            if target_files.contains(&def.file) {
+                named.fuzzy.push((*def, format!("renamed-to:{name}")));
+            }
+        }
+    }
     named
 }
 
@@ -1003,7 +1014,7 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
             continue;
         }
-        if tool_names.contains(word.as_str()) {
+        if tool_names.contains(word.as_str()) || analysis.new_names.contains(word) {
             continue;
         }
         // The verb opening a sentence or a list item (`* Remove unnecessary comment`) is
@@ -1577,6 +1588,52 @@ mod tests {
                 (path, file.reasons.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn the_name_a_rename_gives_counts_only_beside_the_renamed_definition() {
+        let (index, search) = indexed(
+            r#"
+//- /app/config.py
+def load_settings(path):
+    return path
+
+def read_settings(path):
+    return path
+//- /app/forms.py
+def load_config(form):
+    return form
+"#,
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "rename load_settings to load_config",
+            IntentKind::Refactor,
+        );
+        let reasons = |name: &str| {
+            ranked_named(&index, &ranking, name)
+                .map(|ranked| ranked.reasons.clone())
+                .unwrap_or_default()
+        };
+        assert!(reasons("load_settings").iter().any(|r| r == "exact-name"));
+        // Another file's `load_config` is not what the task is about.
+        assert!(!reasons("load_config")
+            .iter()
+            .any(|r| r.starts_with("exact-name") || r.starts_with("renamed-to")));
+        // Beside the renamed definition, a definition of the new name is one it may clash
+        // with.
+        let ranking = rank_task(
+            &index,
+            &search,
+            "rename load_settings to read_settings",
+            IntentKind::Refactor,
+        );
+        let beside = ranked_named(&index, &ranking, "read_settings").unwrap();
+        assert!(beside
+            .reasons
+            .iter()
+            .any(|r| r == "renamed-to:read_settings"));
     }
 
     #[test]
