@@ -604,6 +604,7 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
 
     let traces = trace_targets(index, analysis);
     fusion.add_list(W_TRACE, &traces.defs, Found::Located);
+    fusion.add_list(0.0, &traces.notes, Found::Located);
     let named = named_targets(index, analysis);
     fusion.add_list(W_LITERAL, &literal_holders(input), Found::ByName);
     fusion.add_list(W_USAGE, &external_usages(index, analysis), Found::ByName);
@@ -656,17 +657,33 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     Ranking { defs, files }
 }
 
+/// The name a trace gives a frame's function, without its module, type or closure
+/// wrapping (`main.(*Server).handle` -> `handle`, `Store.get` -> `get`); none for Python's
+/// `<module>` and `<lambda>` or JavaScript's `Object.<anonymous>`.
+fn frame_function_name(function: &str) -> Option<&str> {
+    // `<module>`, `Object.<anonymous>`: no name of the code.
+    if function.trim_end().ends_with('>') {
+        return None;
+    }
+    function
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$'))
+        .rfind(|part| !part.is_empty() && !part.chars().all(|ch| ch.is_ascii_digit()))
+}
+
 /// The definitions a task's trace frames point at (the innermost one holding each in-repo
 /// frame's line), and the frames' files.
 struct TraceTargets {
     defs: Candidates,
     files: Vec<FileId>,
+    /// Why a frame's definition is not the one holding its line (`frame-function:get`).
+    notes: Candidates,
 }
 
 fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
     let mut targets = TraceTargets {
         defs: Vec::new(),
         files: Vec::new(),
+        notes: Vec::new(),
     };
     for frame in &analysis.frames {
         let files = files_matching_path(index, &frame.path);
@@ -684,11 +701,36 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
         if enclosing.is_empty() {
             enclosing = index.enclosing_defs(file, line_end.saturating_sub(1));
         }
-        if let Some(def) = enclosing.first() {
-            targets.defs.push((
-                *def,
-                format!("traceback-frame:{}:{}", data.path, frame.line),
-            ));
+        let reason = format!("traceback-frame:{}:{}", data.path, frame.line);
+        // A trace from another version of the file (a deployed release, an installed
+        // package) has its lines elsewhere: when the frame's function is not what holds the
+        // line, the nearest definition of that name in the file is.
+        let function = frame.function.as_deref().and_then(frame_function_name);
+        let named = |def: &DefId| {
+            function.is_some_and(|name| index.def(*def).is_some_and(|d| &*d.name == name))
+        };
+        let moved = function
+            .filter(|_| !enclosing.iter().any(named))
+            .and_then(|_| {
+                (0..data.syntax.defs.len() as u32)
+                    .map(|idx| DefId { file, idx })
+                    .filter(|def| named(def))
+                    .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_callable()))
+                    .min_by_key(|def| {
+                        let range = index.def(*def).expect("live def").range;
+                        range
+                            .start
+                            .saturating_sub(offset)
+                            .max(offset.saturating_sub(range.end))
+                    })
+            });
+        if let Some(def) = moved {
+            targets.defs.push((def, reason));
+            targets
+                .notes
+                .push((def, format!("frame-function:{}", function.unwrap_or(""))));
+        } else if let Some(def) = enclosing.first() {
+            targets.defs.push((*def, reason));
         }
     }
     targets
@@ -1588,6 +1630,50 @@ mod tests {
                 (path, file.reasons.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn a_frame_from_another_version_of_a_file_points_at_its_function() {
+        let (index, search) = indexed(
+            r#"
+//- /shop/query.py
+class QuerySet:
+    def count(self):
+        return 0
+
+    def get(self, pk):
+        if pk is None:
+            raise LookupError("no pk")
+        return pk
+
+    def create(self, **kwargs):
+        return kwargs
+"#,
+        );
+        // Line 10 is `create`'s here: the trace comes from a version where `get` was longer.
+        let trace = "Traceback (most recent call last):\n  \
+            File \"/venv/site-packages/shop/query.py\", line 10, in get\n    \
+            raise LookupError(\"no pk\")\nLookupError: no pk";
+        let ranking = rank_task(&index, &search, trace, IntentKind::BugFix);
+        let best = &ranking.defs[0];
+        assert_eq!(&*index.def(best.def).unwrap().name, "get");
+        assert!(best.reasons.iter().any(|r| r == "frame-function:get"));
+        assert!(best
+            .reasons
+            .iter()
+            .any(|r| r == "traceback-frame:shop/query.py:10"));
+        // A frame whose line is in its function is read as before.
+        let trace = trace.replace("line 10", "line 7");
+        let ranking = rank_task(&index, &search, &trace, IntentKind::BugFix);
+        assert_eq!(&*index.def(ranking.defs[0].def).unwrap().name, "get");
+        assert!(!ranking.defs[0]
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("frame-function")));
+        assert_eq!(frame_function_name("main.(*Server).handle"), Some("handle"));
+        assert_eq!(frame_function_name("<module>"), None);
+        assert_eq!(frame_function_name("Object.<anonymous>"), None);
+        assert_eq!(frame_function_name("Store.get"), Some("get"));
     }
 
     #[test]
