@@ -23,6 +23,8 @@ const MAX_PRIMARY: usize = 6;
 /// the target, the members each a little below the one before.
 const CONTAINER_SHARE: f32 = 0.6;
 const MEMBER_DECAY: f32 = 0.005;
+/// A refactored method's overrides score this share of it (as callers of a refactor do).
+const OVERRIDE_SHARE: f32 = 0.55;
 /// A ranked member's container card scores this share of the member when the member is not
 /// inside its code (a Go method and its receiver type); see `containers_follow_members`.
 const CONTAINER_CARD_SHARE: f32 = 0.5;
@@ -512,6 +514,39 @@ impl Expander<'_> {
             self.pinned,
             &mut self.candidates,
         );
+        // A refactor of a method (its name, its signature) changes its overrides too.
+        if self.intent == IntentKind::Refactor {
+            self.overrides(target, &def_data.name, primary_ids);
+        }
+    }
+
+    /// The overrides of a method, with the callers, as code (see [`Index::overrides_of`]),
+    /// each a little below the one before; those shown as callers already (a `super()`
+    /// call) are not repeated.
+    fn overrides(&mut self, target: &Ranked, name: &str, primary_ids: &[DefId]) {
+        let index = self.index;
+        let shown: FxHashSet<DefId> = self
+            .candidates
+            .iter()
+            .filter(|candidate| candidate.section == Section::Callers)
+            .filter_map(|candidate| candidate.def)
+            .collect();
+        let overrides = index
+            .overrides_of(target.def)
+            .into_iter()
+            .filter(|def| !shown.contains(def) && !primary_ids.contains(def))
+            .filter(|def| !self.pinned.contains(&def.file))
+            .take(MAX_CALLERS);
+        for (rank, def) in overrides.enumerate() {
+            let score = target.score * OVERRIDE_SHARE / (1.0 + rank as f32 * 0.15);
+            self.candidates.push(code(
+                index,
+                def,
+                Section::Callers,
+                score,
+                vec![format!("override-of:{name}")],
+            ));
+        }
     }
 
     /// The container of a method (its class, or the type a Go method's receiver names),
@@ -1367,6 +1402,58 @@ def set_order(manager, objs):
         // `state.py` defines another `bulk_update` and `migrate.py` imports its module, and
         // neither sees `query.py`; `base.py` sees neither, so its call may be of the target.
         assert_eq!(callers, ["QuerySet.abulk_update", "set_order"]);
+    }
+
+    #[test]
+    fn a_refactored_method_brings_its_overrides_down_the_hierarchy() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /fields/base.py
+class Field:
+    def get_prep_value(self, value):
+        return value
+//- /fields/text.py
+from fields.base import Field
+
+class CharField(Field):
+    def get_prep_value(self, value):
+        return str(value)
+
+class TextField(CharField):
+    def get_prep_value(self, value):
+        return value.strip()
+//- /forms/widgets.py
+class Widget:
+    def get_prep_value(self, value):
+        return value
+"#,
+        );
+        let target = index
+            .defs_named("get_prep_value")
+            .iter()
+            .copied()
+            .find(|def| index.container_name(*def) == Some("Field"))
+            .unwrap();
+        let overrides = |intent: IntentKind| {
+            let expansion = expand(
+                &index,
+                &one_target(target, target.file),
+                intent,
+                false,
+                &[],
+                &[],
+            );
+            symbols_with_reason(&expansion, "override-of:get_prep_value")
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        // Two levels down; not another hierarchy's method of the name.
+        assert_eq!(
+            overrides(IntentKind::Refactor),
+            ["CharField.get_prep_value", "TextField.get_prep_value"]
+        );
+        assert!(overrides(IntentKind::BugFix).is_empty());
     }
 
     #[test]

@@ -21,6 +21,8 @@ const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self"];
 const SUPER_RECEIVERS: &[&str] = &["super", "super()"];
 /// How many levels of base types a member is looked for through.
 const MAX_BASE_DEPTH: usize = 8;
+/// Overrides are looked for among at most this many definitions of a name.
+const MAX_OVERRIDE_CANDIDATES: usize = 200;
 /// `a.b.c`: how many fields deep a receiver's type is followed.
 const MAX_FIELD_DEPTH: usize = 3;
 /// How many calls in a chain (`a().b().c()`) a receiver's type is followed through.
@@ -888,6 +890,40 @@ impl Index {
     pub fn inherited_among(&self, type_name: &str, defs: &[DefId]) -> Vec<DefId> {
         let first = self.bases_of_types_named(&[type_name.into()], &mut FxHashSet::default());
         self.nearest_in(&self.ancestors_from(type_name, first), defs)
+    }
+
+    /// The definitions that override `def`, a member of a type: members of its name in the
+    /// types that extend that type, at most [`MAX_BASE_DEPTH`] levels down (`BooleanField`'s
+    /// `get_prep_value` for `Field.get_prep_value`; a Rust impl's method for its trait's).
+    /// None for a name of more than [`MAX_OVERRIDE_CANDIDATES`] definitions (`__init__`,
+    /// `new`), whose overrides would be most of the repository.
+    pub fn overrides_of(&self, def: DefId) -> Vec<DefId> {
+        let Some(container) = self.container_name(def) else {
+            return Vec::new();
+        };
+        let Some(data) = self.def(def) else {
+            return Vec::new();
+        };
+        let same_name = self.defs_named(&data.name);
+        if same_name.len() > MAX_OVERRIDE_CANDIDATES {
+            return Vec::new();
+        }
+        same_name
+            .iter()
+            .copied()
+            .filter(|other| *other != def)
+            .filter(|other| {
+                self.container_name(*other).is_some_and(|type_name| {
+                    type_name != container && {
+                        let first = self
+                            .bases_of_types_named(&[type_name.into()], &mut FxHashSet::default());
+                        self.ancestors_from(type_name, first)
+                            .iter()
+                            .any(|level| level.iter().any(|base| **base == *container))
+                    }
+                })
+            })
+            .collect()
     }
 
     /// Of `defs`, those whose container is in the first of `levels` that holds any.
