@@ -492,3 +492,47 @@ fn a_restarted_server_reuses_the_syntax_cache_of_the_last_one() {
     assert_eq!(off["definitions"], cold["definitions"]);
     assert!(third.shutdown().success());
 }
+
+#[test]
+fn implementation_lists_a_traits_impls_and_a_methods_overrides() {
+    let root = fixtures_dir()
+        .join("rust_workspace/repo")
+        .canonicalize()
+        .unwrap();
+    let mut server = Server::spawn(&bin(), &root);
+    let init = server.initialize(&[&root], capabilities(), json!({}));
+    assert_eq!(init["capabilities"]["implementationProvider"], true);
+    assert_eq!(server.wait_ready()["state"], "ready");
+    let path = root.join("crates/kv-core/src/store.rs");
+    let store = read(&root, "crates/kv-core/src/store.rs");
+    let uri = file_uri(&path);
+    let at = |needle: &str, delta: usize| position_of(&store, needle, delta, false);
+    let implementation = |server: &mut Server, position: Value| {
+        server.call(
+            "textDocument/implementation",
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        )
+    };
+    // The trait: its impl for `MemStore`, at the impl's name.
+    let impls = implementation(&mut server, at("pub trait Store", 10));
+    let impls = impls.as_array().expect("locations");
+    assert!(
+        impls.iter().any(|location| location["uri"] == json!(uri)
+            && location["range"]["start"] == at("impl Store for MemStore", 15)),
+        "{impls:?}"
+    );
+    // A method of the trait: the impl's method.
+    let overrides = implementation(
+        &mut server,
+        at("fn get(&self, key: &[u8]) -> Option<&[u8]>;", 3),
+    );
+    assert_eq!(
+        overrides[0]["range"]["start"],
+        at("fn get(&self, key: &[u8]) -> Option<&[u8]> {", 3),
+        "{overrides}"
+    );
+    // Nothing implements a local variable: null.
+    let none = implementation(&mut server, json!({"line": 0, "character": 0}));
+    assert!(none.is_null() || none == json!([]), "{none}");
+    assert!(server.shutdown().success());
+}

@@ -26,6 +26,13 @@
 (interface_declaration
   (extends_type_clause
     type: [(type_identifier) (nested_type_identifier) (generic_type)] @base)) @definition.interface
+; What a class implements: `class Square implements Polygon, Named<T>`.
+(class_declaration
+  (class_heritage
+    (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @base))) @definition.class
+(abstract_class_declaration
+  (class_heritage
+    (implements_clause [(type_identifier) (nested_type_identifier) (generic_type)] @base))) @definition.class
 
 ; Enum members are fields of their enum.
 (enum_body

@@ -892,6 +892,62 @@ impl Index {
         self.nearest_in(&self.ancestors_from(type_name, first), defs)
     }
 
+    /// The implementations of what the identifier at `pos` names (`textDocument/implementation`):
+    /// for a type, the types (and Rust impls) that extend or implement it, at any depth; for a
+    /// member of a type, its overrides in those (see [`Index::overrides_of`]). By location.
+    pub fn implementations(&self, pos: FilePosition) -> Vec<NavTarget> {
+        let mut found: Vec<DefId> = Vec::new();
+        for target in self.goto_definition(pos) {
+            let Some(def) = self.def(target.def) else {
+                continue;
+            };
+            if def.kind.is_type_or_impl() && def.kind != DefKind::Impl {
+                found.extend(self.subtypes_of(&def.name));
+            } else if def.kind.is_callable() {
+                found.extend(self.overrides_of(target.def));
+            }
+        }
+        self.sort_by_location(pos.file, &mut found);
+        self.dedup_targets(found)
+    }
+
+    /// The types (and Rust impls) whose declared bases reach a type named `type_name`, at most
+    /// [`MAX_BASE_DEPTH`] levels down, nearest first.
+    pub fn subtypes_of(&self, type_name: &str) -> Vec<DefId> {
+        let mut frontier: FxHashSet<Box<str>> = FxHashSet::default();
+        frontier.insert(type_name.into());
+        let mut seen_names = frontier.clone();
+        let mut found: Vec<DefId> = Vec::new();
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next: FxHashSet<Box<str>> = FxHashSet::default();
+            for (file, data) in self.files() {
+                for (idx, def) in data.syntax.defs.iter().enumerate() {
+                    if def.bases.is_empty()
+                        || !def.kind.is_type_or_impl()
+                        || !def.bases.iter().any(|base| frontier.contains(base))
+                    {
+                        continue;
+                    }
+                    let id = DefId {
+                        file,
+                        idx: idx as u32,
+                    };
+                    if !found.contains(&id) {
+                        found.push(id);
+                    }
+                    if seen_names.insert(def.name.clone()) {
+                        next.insert(def.name.clone());
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        found
+    }
+
     /// The definitions that override `def`, a member of a type: members of its name in the
     /// types that extend that type, at most [`MAX_BASE_DEPTH`] levels down (`BooleanField`'s
     /// `get_prep_value` for `Field.get_prep_value`; a Rust impl's method for its trait's).

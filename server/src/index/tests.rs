@@ -849,3 +849,117 @@ fn a_value_of_a_class_bound_as_a_required_module_may_be_a_use() {
     assert_eq!(index.container_name(send), Some("wrapReply"));
     assert!(!index.resolves_elsewhere(cursor.file, reference, send));
 }
+
+#[track_caller]
+fn check_implementations(fixture: &str, expect: &[&str]) {
+    let (index, cursor) = index_fixture(fixture);
+    let targets = index.implementations(cursor.expect("fixture has a $0 cursor"));
+    let got: Vec<String> = targets
+        .iter()
+        .map(|target| describe(&index, target.def.file, target.def.idx))
+        .collect();
+    assert_eq!(got, expect);
+}
+
+#[test]
+fn implementations_of_a_class_are_its_subclasses_at_any_depth() {
+    check_implementations(
+        r#"
+//- /fields/base.py
+class Fi$0eld:
+    def get_prep_value(self, value):
+        return value
+//- /fields/text.py
+from fields.base import Field
+
+class CharField(Field):
+    pass
+
+class TextField(CharField):
+    pass
+//- /forms/widgets.py
+class Widget:
+    pass
+"#,
+        &[
+            "fields/text.py:CharField (class)",
+            "fields/text.py:TextField (class)",
+        ],
+    );
+}
+
+#[test]
+fn implementations_of_a_method_are_its_overrides_from_a_call_too() {
+    check_implementations(
+        r#"
+//- /fields/base.py
+class Field:
+    def get_prep_value(self, value):
+        return value
+
+    def clean(self, value):
+        return self.get_prep$0_value(value)
+//- /fields/text.py
+from fields.base import Field
+
+class CharField(Field):
+    def get_prep_value(self, value):
+        return str(value)
+//- /forms/widgets.py
+class Widget:
+    def get_prep_value(self, value):
+        return value
+"#,
+        &["fields/text.py:get_prep_value (method)"],
+    );
+}
+
+#[test]
+fn implementations_of_a_rust_trait_are_its_impls() {
+    check_implementations(
+        r#"
+//- /src/lib.rs
+pub trait Sto$0re {
+    fn get(&self, key: &str) -> Option<String>;
+}
+
+pub struct Memory;
+
+impl Store for Memory {
+    fn get(&self, key: &str) -> Option<String> {
+        None
+    }
+}
+
+impl Memory {
+    pub fn new() -> Memory {
+        Memory
+    }
+}
+"#,
+        &["src/lib.rs:Memory (impl)"],
+    );
+}
+
+#[test]
+fn implementations_of_a_typescript_interface_and_class() {
+    check_implementations(
+        r#"
+//- /src/shapes.ts
+export interface Sha$0pe {
+  area(): number;
+}
+export interface Polygon extends Shape {
+  sides(): number;
+}
+export class Square implements Polygon {
+  area(): number { return 1; }
+  sides(): number { return 4; }
+}
+"#,
+        &[
+            "src/shapes.ts:Polygon (interface)",
+            "src/shapes.ts:Square (class)",
+        ],
+    );
+}

@@ -17,6 +17,7 @@ pub mod document_symbol;
 pub mod execute_command;
 pub mod file_operations;
 pub mod hover;
+pub mod implementation;
 pub mod initialize;
 pub mod initialized;
 pub mod references;
