@@ -1285,6 +1285,29 @@ mod tests {
         symbols
     }
 
+    /// The definition named `name` whose container is `container`.
+    fn member(index: &Index, container: &str, name: &str) -> DefId {
+        index
+            .defs_named(name)
+            .iter()
+            .copied()
+            .find(|def| index.container_name(*def) == Some(container))
+            .unwrap_or_else(|| panic!("{container}.{name} is defined"))
+    }
+
+    /// The symbols of the callers found for `target`, sorted.
+    fn callers_of(index: &Index, target: DefId, intent: IntentKind) -> Vec<String> {
+        let mut candidates = Vec::new();
+        callers_and_tests(index, target, 1.0, intent, &[], &mut candidates);
+        let mut callers: Vec<String> = candidates
+            .iter()
+            .filter(|candidate| candidate.section == Section::Callers)
+            .filter_map(|candidate| candidate.symbol.clone())
+            .collect();
+        callers.sort();
+        callers
+    }
+
     /// A ranking of files alone, best first.
     fn files_ranked(scores: &[f32]) -> Ranking {
         Ranking {
@@ -1378,27 +1401,8 @@ def set_order(manager, objs):
     manager.filter().bulk_update(objs, ["order"])
 "#,
         );
-        let target = index
-            .defs_named("bulk_update")
-            .iter()
-            .copied()
-            .find(|def| index.container_name(*def) == Some("QuerySet"))
-            .unwrap();
-        let mut candidates = Vec::new();
-        callers_and_tests(
-            &index,
-            target,
-            1.0,
-            IntentKind::UsageExploration,
-            &[],
-            &mut candidates,
-        );
-        let mut callers: Vec<String> = candidates
-            .iter()
-            .filter(|candidate| candidate.section == Section::Callers)
-            .filter_map(|candidate| candidate.symbol.clone())
-            .collect();
-        callers.sort();
+        let target = member(&index, "QuerySet", "bulk_update");
+        let callers = callers_of(&index, target, IntentKind::UsageExploration);
         // `state.py` defines another `bulk_update` and `migrate.py` imports its module, and
         // neither sees `query.py`; `base.py` sees neither, so its call may be of the target.
         assert_eq!(callers, ["QuerySet.abulk_update", "set_order"]);
@@ -1428,12 +1432,7 @@ class Widget:
         return value
 "#,
         );
-        let target = index
-            .defs_named("get_prep_value")
-            .iter()
-            .copied()
-            .find(|def| index.container_name(*def) == Some("Field"))
-            .unwrap();
+        let target = member(&index, "Field", "get_prep_value");
         let overrides = |intent: IntentKind| {
             let expansion = expand(
                 &index,
@@ -1476,27 +1475,8 @@ pub fn on_a_value() { let maker = make(); maker.new(); }
 pub fn on_a_foreign_type(maker: &Maker) { maker.new(); }
 "#,
         );
-        let target = index
-            .defs_named("new")
-            .iter()
-            .copied()
-            .find(|def| index.container_name(*def) == Some("SubMatches"))
-            .unwrap();
-        let mut candidates = Vec::new();
-        callers_and_tests(
-            &index,
-            target,
-            1.0,
-            IntentKind::BugFix,
-            &[],
-            &mut candidates,
-        );
-        let mut callers: Vec<String> = candidates
-            .iter()
-            .filter(|candidate| candidate.section == Section::Callers)
-            .filter_map(|candidate| candidate.symbol.clone())
-            .collect();
-        callers.sort();
+        let target = member(&index, "SubMatches", "new");
+        let callers = callers_of(&index, target, IntentKind::BugFix);
         // `Builder::new` and `Vec::new` are other types' constructors, and `maker: &Maker`
         // is of a type the repository does not define; a value of unknown type may be a
         // `SubMatches`.
