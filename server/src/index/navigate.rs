@@ -5,7 +5,7 @@
 
 use std::collections::hash_map::Entry;
 
-use super::{DefId, FilePosition, Index};
+use super::{parent_dir, DefId, FilePosition, Index};
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::languages::{DefKind, Language};
 use crate::syntax::{Binding, Ref};
@@ -901,14 +901,100 @@ impl Index {
             let Some(def) = self.def(target.def) else {
                 continue;
             };
-            if def.kind.is_type_or_impl() && def.kind != DefKind::Impl {
+            let go = self
+                .file(target.def.file)
+                .is_some_and(|data| data.lang == Language::Go);
+            if go && def.kind == DefKind::Interface {
+                found.extend(self.go_implementers(target.def));
+            } else if def.kind.is_type_or_impl() && def.kind != DefKind::Impl {
                 found.extend(self.subtypes_of(&def.name));
             } else if def.kind.is_callable() {
-                found.extend(self.overrides_of(target.def));
+                let interface = self.owner(target.def).filter(|owner| {
+                    go && self
+                        .def(*owner)
+                        .is_some_and(|owner| owner.kind == DefKind::Interface)
+                });
+                match interface {
+                    // A method an interface lists: that method of each type implementing it.
+                    Some(interface) => {
+                        for implementer in self.go_implementers(interface) {
+                            let Some(type_name) = self.def(implementer).map(|d| d.name.clone())
+                            else {
+                                continue;
+                            };
+                            let dir = self.file(implementer.file).map(|d| parent_dir(&d.path));
+                            found.extend(self.defs_named(&def.name).iter().copied().filter(
+                                |method| {
+                                    self.container_name(*method) == Some(&*type_name)
+                                        && self.file(method.file).map(|d| parent_dir(&d.path))
+                                            == dir
+                                },
+                            ));
+                        }
+                    }
+                    None => found.extend(self.overrides_of(target.def)),
+                }
             }
         }
         self.sort_by_location(pos.file, &mut found);
         self.dedup_targets(found)
+    }
+
+    /// The types implementing a Go interface, which Go does not declare: those of the
+    /// repository with a method (declared with a receiver of the type, in the type's package)
+    /// of every name the interface lists. Methods promoted from embedded fields are not
+    /// counted; an interface listing no method (`any`) has no implementations listed.
+    fn go_implementers(&self, interface: DefId) -> Vec<DefId> {
+        let Some(def) = self.def(interface) else {
+            return Vec::new();
+        };
+        let methods: Vec<&str> = self
+            .members(interface)
+            .filter_map(|member| self.def(member))
+            .filter(|member| member.kind.is_callable())
+            .map(|member| &*member.name)
+            .collect();
+        let Some((first, rest)) = methods.split_first() else {
+            return Vec::new();
+        };
+        // A method of a type, declared with a receiver: in a Go file, at the top level.
+        let declared = |method: &DefId, type_name: &str, dir: &str| {
+            self.file(method.file)
+                .is_some_and(|file| file.lang == Language::Go && parent_dir(&file.path) == dir)
+                && self.def(*method).is_some_and(|m| m.parent.is_none())
+                && self.container_name(*method) == Some(type_name)
+        };
+        let mut found: Vec<DefId> = Vec::new();
+        for method in self.defs_named(first) {
+            let Some(type_name) = self.container_name(*method) else {
+                continue;
+            };
+            let Some(dir) = self.file(method.file).map(|file| parent_dir(&file.path)) else {
+                continue;
+            };
+            if type_name == &*def.name
+                || !declared(method, type_name, dir)
+                || !rest.iter().all(|name| {
+                    self.defs_named(name)
+                        .iter()
+                        .any(|other| declared(other, type_name, dir))
+                })
+            {
+                continue;
+            }
+            for type_def in self.defs_named(type_name) {
+                let same_package = self
+                    .file(type_def.file)
+                    .is_some_and(|file| parent_dir(&file.path) == dir);
+                let is_type = self
+                    .def(*type_def)
+                    .is_some_and(|d| d.kind.is_type() && d.parent.is_none());
+                if same_package && is_type && !found.contains(type_def) {
+                    found.push(*type_def);
+                }
+            }
+        }
+        found
     }
 
     /// The types (and Rust impls) whose declared bases reach a type named `type_name`, at most

@@ -963,3 +963,43 @@ export class Square implements Polygon {
         ],
     );
 }
+
+#[test]
+fn implementations_of_a_go_interface_are_the_types_with_its_methods() {
+    let fixture = r#"
+//- /store/store.go
+package store
+
+type Sto$0re interface {
+	Get(key string) string
+	Put(key, value string)
+}
+
+type Memory struct{}
+
+func (m *Memory) Get(key string) string { return "" }
+//- /store/memory_put.go
+package store
+
+func (m *Memory) Put(key, value string) {}
+
+type Partial struct{}
+
+func (p Partial) Get(key string) string { return "" }
+//- /other/other.go
+package other
+
+type Memory struct{}
+
+func (m Memory) Put(key, value string) {}
+"#;
+    // Its methods may be declared in any file of the type's package; a type with only some
+    // of them does not implement it.
+    check_implementations(fixture, &["store/store.go:Memory (struct)"]);
+    check_implementations(
+        &fixture
+            .replace("Sto$0re", "Store")
+            .replace("\tGet(key string) string\n", "\tG$0et(key string) string\n"),
+        &["store/store.go:Get (method)"],
+    );
+}
