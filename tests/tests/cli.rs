@@ -154,6 +154,36 @@ fn definition_jumps_across_files_in_human_and_json_output() {
 }
 
 #[test]
+fn implementations_list_a_traits_impls_and_fail_with_exit_1_when_there_are_none() {
+    let root = fixture_repo("rust_workspace");
+    let root = root.to_str().unwrap();
+    let store =
+        std::fs::read_to_string(fixture_repo("rust_workspace").join("crates/kv-core/src/store.rs"))
+            .unwrap();
+    let (line, col) = line_col_of(&store, "pub trait St$0ore");
+    let location = format!("crates/kv-core/src/store.rs:{line}:{col}");
+    let (impl_line, impl_col) = line_col_of(&store, "impl Store for $0MemStore");
+    let out = run(&["implementations", &location, "--root", root]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(
+        out.stdout,
+        format!("crates/kv-core/src/store.rs:{impl_line}:{impl_col}  impl MemStore  `impl Store for MemStore`\n")
+    );
+    let out = run(&["implementations", &location, "--root", root, "--json"]);
+    assert_eq!(out.json()[0]["kind"], "impl", "{out:#?}");
+    // A function implements nothing: no implementation, exit 1 with a message.
+    let (line, col) = line_col_of(&store, "fn g$0et(&self, key: &[u8]) -> Option<&[u8]> {");
+    let out = run(&[
+        "implementations",
+        &format!("crates/kv-core/src/store.rs:{line}:{col}"),
+        "--root",
+        root,
+    ]);
+    assert_eq!(out.code, 1, "{out:#?}");
+    assert!(out.stderr.contains("no implementation found"), "{out:#?}");
+}
+
+#[test]
 fn definition_columns_count_characters_not_bytes() {
     let repo = TempDir::new("columns");
     let text = "def helper():\n    return 1\n\n\nlabel = \"héllo wörld ✓\" + str(helper())\n";

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::RootArgs;
 use crate::base::{FileId, LineCol};
-use crate::index::{cache, FilePosition, Index, IndexConfig, SyntaxCache};
+use crate::index::{cache, FilePosition, Index, IndexConfig, NavTarget, SyntaxCache};
 use crate::languages::Language;
 use crate::syntax::{self, Def};
 
@@ -405,6 +405,28 @@ pub(super) fn file_for_cli_path(
 }
 
 pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<(), CliError> {
+    navigate(location, root, json, Index::goto_definition, "definition")
+}
+
+pub(super) fn implementations(location: &str, root: &RootArgs, json: bool) -> Result<(), CliError> {
+    navigate(
+        location,
+        root,
+        json,
+        Index::implementations,
+        "implementation",
+    )
+}
+
+/// The definitions `find` gives for the name at `location` (`PATH:LINE:COL`, 1-based), as
+/// lines or JSON; none found is a failure, saying no `what` was found.
+fn navigate(
+    location: &str,
+    root: &RootArgs,
+    json: bool,
+    find: fn(&Index, FilePosition) -> Vec<NavTarget>,
+    what: &str,
+) -> Result<(), CliError> {
     let (path, line, col) = parse_location(location)?;
     let dir = resolve_root(root)?;
     let (index, _) = build_index_at(&dir, root);
@@ -423,7 +445,7 @@ pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<
         line: line - 1,
         col: byte_col as u32,
     });
-    let targets = index.goto_definition(FilePosition { file, offset });
+    let targets = find(&index, FilePosition { file, offset });
     let out: Vec<LocationOut> = targets
         .iter()
         .filter_map(|target| {
@@ -448,9 +470,7 @@ pub(super) fn definition(location: &str, root: &RootArgs, json: bool) -> Result<
         return print_json(&out);
     }
     if out.is_empty() {
-        return Err(CliError::Failed(format!(
-            "no definition found at {location}"
-        )));
+        return Err(CliError::Failed(format!("no {what} found at {location}")));
     }
     let mut text = String::new();
     for target in &out {

@@ -74,6 +74,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The implementations of the type or method named at PATH:LINE:COL: the types that
+    /// extend or implement it, or the overrides of the method.
+    Implementations {
+        #[arg(value_name = "PATH:LINE:COL")]
+        location: String,
+        #[command(flatten)]
+        root: RootArgs,
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the definitions of one file as a tree.
     Outline {
         path: PathBuf,
@@ -182,6 +192,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
             root,
             json,
         }) => commands::definition(&location, &root, json),
+        Some(Command::Implementations {
+            location,
+            root,
+            json,
+        }) => commands::implementations(&location, &root, json),
         Some(Command::Outline { path, json }) => commands::outline(&path, json),
         Some(Command::Context {
             task,
