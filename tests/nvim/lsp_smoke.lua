@@ -41,6 +41,12 @@ local function run()
   local definition = client.request_sync("textDocument/definition", params, 20000, bufnr)
   assert(definition and not definition.err, "definition failed: " .. vim.inspect(definition))
 
+  assert(client.server_capabilities == nil or client.server_capabilities.implementationProvider,
+    "no implementationProvider: " .. vim.inspect(client.server_capabilities))
+  local implementation = client.request_sync("textDocument/implementation", params, 20000, bufnr)
+  assert(implementation and not implementation.err,
+    "implementation failed: " .. vim.inspect(implementation))
+
   local symbols = client.request_sync("workspace/symbol", { query = "OrderService" }, 20000, bufnr)
   assert(symbols and not symbols.err, "workspace/symbol failed: " .. vim.inspect(symbols))
 
@@ -49,6 +55,7 @@ local function run()
     offset_encoding = client.offset_encoding,
     status = status.result,
     definition = definition.result,
+    implementation_answered = true,
     symbols = symbols.result,
   })
   client.stop()

@@ -1,5 +1,5 @@
 //! End-to-end with a real client: Neovim's built-in LSP client (headless) starts
-//! `codectx serve` on the `py_shop` fixture, opens a file, asks for a definition and workspace
+//! `codectx serve` on the `py_shop` fixture, opens a file, asks for a definition, implementations and workspace
 //! symbols; the answers are checked here. Skipped, with a message, only when `nvim` is not
 //! installed (CI installs Debian's `neovim`).
 
@@ -71,6 +71,8 @@ fn neovim_finds_definition_and_workspace_symbols() {
     assert_eq!(answers["ok"], true, "{answers}");
     assert!(status.success(), "{status}");
     assert_eq!(answers["status"]["state"], "ready");
+    // The client saw the implementation capability and its request was answered.
+    assert_eq!(answers["implementation_answered"], true, "{answers}");
     let definition = &answers["definition"][0];
     let target_uri = definition["uri"]
         .as_str()
