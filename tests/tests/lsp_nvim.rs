@@ -1,7 +1,7 @@
 //! End-to-end with a real client: Neovim's built-in LSP client (headless) starts
-//! `codectx serve` on the `py_shop` fixture, opens a file, asks for a definition, implementations and workspace
-//! symbols; the answers are checked here. Skipped, with a message, only when `nvim` is not
-//! installed (CI installs Debian's `neovim`).
+//! `codectx serve` on the `py_shop` fixture, opens a file, asks for a definition,
+//! implementations and workspace symbols; the answers are checked here. Skipped, with a
+//! message, only when `nvim` is not installed (CI installs Debian's `neovim`).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
