@@ -29,6 +29,17 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// A name's position in a file, for the commands that navigate from it.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    #[arg(value_name = "PATH:LINE:COL")]
+    location: String,
+    #[command(flatten)]
+    root: RootArgs,
+    #[arg(long)]
+    json: bool,
+}
+
 #[derive(clap::Args, Debug, Clone)]
 pub struct RootArgs {
     /// The repository root (default: the current directory).
@@ -66,24 +77,10 @@ enum Command {
         json: bool,
     },
     /// Go to the definition of the name at PATH:LINE:COL (1-based, as editors show them).
-    Definition {
-        #[arg(value_name = "PATH:LINE:COL")]
-        location: String,
-        #[command(flatten)]
-        root: RootArgs,
-        #[arg(long)]
-        json: bool,
-    },
+    Definition(PositionArgs),
     /// The implementations of the type or method named at PATH:LINE:COL: the types that
     /// extend or implement it, or the overrides of the method.
-    Implementations {
-        #[arg(value_name = "PATH:LINE:COL")]
-        location: String,
-        #[command(flatten)]
-        root: RootArgs,
-        #[arg(long)]
-        json: bool,
-    },
+    Implementations(PositionArgs),
     /// Print the definitions of one file as a tree.
     Outline {
         path: PathBuf,
@@ -187,16 +184,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
             limit,
             json,
         }) => commands::symbols(&query, &root, limit, json),
-        Some(Command::Definition {
-            location,
-            root,
-            json,
-        }) => commands::definition(&location, &root, json),
-        Some(Command::Implementations {
-            location,
-            root,
-            json,
-        }) => commands::implementations(&location, &root, json),
+        Some(Command::Definition(at)) => commands::definition(&at.location, &at.root, at.json),
+        Some(Command::Implementations(at)) => {
+            commands::implementations(&at.location, &at.root, at.json)
+        }
         Some(Command::Outline { path, json }) => commands::outline(&path, json),
         Some(Command::Context {
             task,
