@@ -48,6 +48,13 @@ impl TextRange {
         self.start <= other.start && other.end <= self.end
     }
 
+    /// The bytes between the two ranges: 0 when they touch or overlap.
+    pub fn gap(self, other: TextRange) -> u32 {
+        self.start
+            .saturating_sub(other.end)
+            .max(other.start.saturating_sub(self.end))
+    }
+
     pub fn as_usize(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
@@ -151,6 +158,16 @@ pub fn auxiliary_kind(path: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_gap_between_ranges_is_zero_when_they_touch_or_overlap() {
+        let range = |start: u32, end: u32| TextRange { start, end };
+        assert_eq!(range(10, 20).gap(range(25, 30)), 5);
+        assert_eq!(range(25, 30).gap(range(10, 20)), 5);
+        assert_eq!(range(10, 20).gap(range(20, 30)), 0);
+        assert_eq!(range(10, 20).gap(range(12, 14)), 0);
+        assert_eq!(range(10, 20).gap(range(4, 4)), 6);
+    }
 
     #[test]
     fn auxiliary_paths_are_examples_benchmarks_docs_and_vendored_code() {

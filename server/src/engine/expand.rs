@@ -595,10 +595,9 @@ impl Expander<'_> {
             let member_data = index.def(*member);
             let callable = member_data.is_some_and(|data| data.kind.is_callable());
             let distance = match (member_data, target_range) {
-                (Some(data), Some(target)) if callable && member.file == def.file => target
-                    .start
-                    .saturating_sub(data.range.end)
-                    .max(data.range.start.saturating_sub(target.end)),
+                (Some(data), Some(target)) if callable && member.file == def.file => {
+                    target.gap(data.range)
+                }
                 _ => u32::MAX,
             };
             (callable, if callable { distance } else { 0 })
@@ -723,12 +722,7 @@ impl Expander<'_> {
             let distance = |range: TextRange| {
                 anchors
                     .iter()
-                    .map(|anchor| {
-                        anchor
-                            .start
-                            .saturating_sub(range.end)
-                            .max(range.start.saturating_sub(anchor.end))
-                    })
+                    .map(|anchor| anchor.gap(range))
                     .min()
                     .unwrap_or(0)
             };

@@ -12,7 +12,7 @@ use super::search::SearchIndex;
 use super::text::{
     agent_nouns, for_each_path_word, for_each_word, identifier_terms, normalize_name, stem, term,
 };
-use crate::base::{FileId, FxHashMap, FxHashSet};
+use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
 use crate::index::{file_stem, module_name, DefId, Index, MatchTier};
 use crate::languages::DefKind;
 
@@ -717,11 +717,11 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
                     .filter(|def| named(def))
                     .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_callable()))
                     .min_by_key(|def| {
-                        let range = index.def(*def).expect("live def").range;
-                        range
-                            .start
-                            .saturating_sub(offset)
-                            .max(offset.saturating_sub(range.end))
+                        let line = TextRange {
+                            start: offset,
+                            end: offset,
+                        };
+                        index.def(*def).expect("live def").range.gap(line)
                     })
             });
         if let Some(def) = moved {
