@@ -123,11 +123,10 @@ fn with_newline(mut text: String) -> String {
 fn enclosing<'a>(
     defs: &'a [crate::syntax::Def],
     target: &crate::syntax::Def,
-) -> impl Iterator<Item = &'a crate::syntax::Def> + 'a {
-    std::iter::successors(target.parent.map(|idx| &defs[idx as usize]), move |def| {
-        def.parent.map(|idx| &defs[idx as usize])
-    })
-    .filter(|def| def.kind != DefKind::Module || def.parent.is_some())
+) -> impl Iterator<Item = (u32, &'a crate::syntax::Def)> + 'a {
+    std::iter::successors(target.parent, move |idx| defs[*idx as usize].parent)
+        .map(move |idx| (idx, &defs[idx as usize]))
+        .filter(|(_, def)| def.kind != DefKind::Module || def.parent.is_some())
 }
 
 /// The definitions a grouped entry is listed indented under (see [`outline_position`]): those
@@ -136,13 +135,8 @@ pub fn listed_under(index: &Index, def: DefId) -> Vec<DefId> {
     let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
         return Vec::new();
     };
-    let defs = &data.syntax.defs;
-    std::iter::successors(def_data.parent, |idx| defs[*idx as usize].parent)
-        .filter(|idx| {
-            let outer = &defs[*idx as usize];
-            outer.kind != DefKind::Module || outer.parent.is_some()
-        })
-        .map(|idx| DefId {
+    enclosing(&data.syntax.defs, def_data)
+        .map(|(idx, _)| DefId {
             file: def.file,
             idx,
         })
@@ -161,7 +155,7 @@ pub fn qualified_name(index: &Index, def: DefId) -> String {
     if let (None, Some(container)) = (target.parent, target.container.as_deref()) {
         names.push(container.to_owned());
     }
-    names.extend(enclosing(&data.syntax.defs, target).map(|parent| parent.name.to_string()));
+    names.extend(enclosing(&data.syntax.defs, target).map(|(_, parent)| parent.name.to_string()));
     names.reverse();
     names.join(".")
 }
