@@ -917,20 +917,7 @@ impl Index {
                 match interface {
                     // A method an interface lists: that method of each type implementing it.
                     Some(interface) => {
-                        for implementer in self.go_implementers(interface) {
-                            let Some(type_name) = self.def(implementer).map(|d| d.name.clone())
-                            else {
-                                continue;
-                            };
-                            let dir = self.file(implementer.file).map(|d| parent_dir(&d.path));
-                            found.extend(self.defs_named(&def.name).iter().copied().filter(
-                                |method| {
-                                    self.container_name(*method) == Some(&*type_name)
-                                        && self.file(method.file).map(|d| parent_dir(&d.path))
-                                            == dir
-                                },
-                            ));
-                        }
+                        found.extend(self.go_interface_method_impls(interface, &def.name))
                     }
                     None => found.extend(self.overrides_of(target.def)),
                 }
@@ -954,15 +941,8 @@ impl Index {
             .filter(|member| member.kind.is_callable())
             .map(|member| &*member.name)
             .collect();
-        let Some((first, rest)) = methods.split_first() else {
+        let Some(first) = methods.first() else {
             return Vec::new();
-        };
-        // A method of a type, declared with a receiver: in a Go file, at the top level.
-        let declared = |method: &DefId, type_name: &str, dir: &str| {
-            self.file(method.file)
-                .is_some_and(|file| file.lang == Language::Go && parent_dir(&file.path) == dir)
-                && self.def(*method).is_some_and(|m| m.parent.is_none())
-                && self.container_name(*method) == Some(type_name)
         };
         let mut found: Vec<DefId> = Vec::new();
         for method in self.defs_named(first) {
@@ -973,12 +953,9 @@ impl Index {
                 continue;
             };
             if type_name == &*def.name
-                || !declared(method, type_name, dir)
-                || !rest.iter().all(|name| {
-                    self.defs_named(name)
-                        .iter()
-                        .any(|other| declared(other, type_name, dir))
-                })
+                || !methods
+                    .iter()
+                    .all(|name| self.go_methods_of(type_name, dir, name).next().is_some())
             {
                 continue;
             }
@@ -997,33 +974,75 @@ impl Index {
         found
     }
 
+    /// The methods `name` of the types implementing a Go interface (see
+    /// [`Index::go_implementers`]).
+    fn go_interface_method_impls(&self, interface: DefId, name: &str) -> Vec<DefId> {
+        let mut found = Vec::new();
+        for implementer in self.go_implementers(interface) {
+            let (Some(type_def), Some(data)) = (self.def(implementer), self.file(implementer.file))
+            else {
+                continue;
+            };
+            found.extend(self.go_methods_of(&type_def.name, parent_dir(&data.path), name));
+        }
+        found
+    }
+
+    /// The Go methods `name` declared with a receiver of the type `type_name` of the package
+    /// in `dir`.
+    fn go_methods_of<'a>(
+        &'a self,
+        type_name: &'a str,
+        dir: &'a str,
+        name: &str,
+    ) -> impl Iterator<Item = DefId> + 'a {
+        self.defs_named(name).iter().copied().filter(move |method| {
+            self.file(method.file)
+                .is_some_and(|file| file.lang == Language::Go && parent_dir(&file.path) == dir)
+                && self.def(*method).is_some_and(|m| m.parent.is_none())
+                && self.container_name(*method) == Some(type_name)
+        })
+    }
+
     /// The types (and Rust impls) whose declared bases reach a type named `type_name`, at most
     /// [`MAX_BASE_DEPTH`] levels down, nearest first.
     pub fn subtypes_of(&self, type_name: &str) -> Vec<DefId> {
+        // The types that declare bases, in one pass over the repository; the levels walk them.
+        let extending: Vec<(DefId, &crate::syntax::Def)> = self
+            .files()
+            .flat_map(|(file, data)| {
+                data.syntax
+                    .defs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, def)| !def.bases.is_empty() && def.kind.is_type_or_impl())
+                    .map(move |(idx, def)| {
+                        (
+                            DefId {
+                                file,
+                                idx: idx as u32,
+                            },
+                            def,
+                        )
+                    })
+            })
+            .collect();
         let mut frontier: FxHashSet<Box<str>> = FxHashSet::default();
         frontier.insert(type_name.into());
         let mut seen_names = frontier.clone();
+        let mut seen: FxHashSet<DefId> = FxHashSet::default();
         let mut found: Vec<DefId> = Vec::new();
         for _ in 0..MAX_BASE_DEPTH {
             let mut next: FxHashSet<Box<str>> = FxHashSet::default();
-            for (file, data) in self.files() {
-                for (idx, def) in data.syntax.defs.iter().enumerate() {
-                    if def.bases.is_empty()
-                        || !def.kind.is_type_or_impl()
-                        || !def.bases.iter().any(|base| frontier.contains(base))
-                    {
-                        continue;
-                    }
-                    let id = DefId {
-                        file,
-                        idx: idx as u32,
-                    };
-                    if !found.contains(&id) {
-                        found.push(id);
-                    }
-                    if seen_names.insert(def.name.clone()) {
-                        next.insert(def.name.clone());
-                    }
+            for (id, def) in &extending {
+                if !def.bases.iter().any(|base| frontier.contains(base)) {
+                    continue;
+                }
+                if seen.insert(*id) {
+                    found.push(*id);
+                }
+                if seen_names.insert(def.name.clone()) {
+                    next.insert(def.name.clone());
                 }
             }
             if next.is_empty() {
