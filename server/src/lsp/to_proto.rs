@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{
 use super::state::{Encoding, World};
 use crate::base::{FileId, LineIndex, TextRange};
 use crate::documents::DETACHED_ROOT;
-use crate::index::{DefId, FileData};
+use crate::index::{DefId, FileData, NavTarget};
 use crate::languages::DefKind;
 use crate::syntax::Def;
 
@@ -63,6 +63,15 @@ pub fn location(world: &World, file: FileId, text_range: TextRange) -> Option<Lo
         uri: uri(world, file)?,
         range: range(data, text_range, world.encoding),
     })
+}
+
+/// The locations of navigation targets' names (go to definition without links,
+/// implementations).
+pub fn name_locations(world: &World, targets: &[NavTarget]) -> Vec<Location> {
+    targets
+        .iter()
+        .filter_map(|target| location(world, target.file, target.name_range))
+        .collect()
 }
 
 pub fn location_link(

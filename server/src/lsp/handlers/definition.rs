@@ -37,11 +37,9 @@ pub async fn handle(
                 .collect();
             return Ok(Some(GotoDefinitionResponse::Link(links)));
         }
-        let locations = targets
-            .iter()
-            .filter_map(|target| to_proto::location(world, target.file, target.name_range))
-            .collect();
-        Ok(Some(GotoDefinitionResponse::Array(locations)))
+        Ok(Some(GotoDefinitionResponse::Array(
+            to_proto::name_locations(world, &targets),
+        )))
     })
     .await
 }

@@ -30,11 +30,9 @@ pub async fn handle(
             if targets.is_empty() {
                 return Ok(None);
             }
-            let locations = targets
-                .iter()
-                .filter_map(|target| to_proto::location(world, target.file, target.name_range))
-                .collect();
-            Ok(Some(GotoImplementationResponse::Array(locations)))
+            Ok(Some(GotoImplementationResponse::Array(
+                to_proto::name_locations(world, &targets),
+            )))
         },
     )
     .await
