@@ -54,11 +54,9 @@ pub struct QueryAnalysis {
     /// Human languages the task names, with their ISO 639-1 codes (`Italian` -> `it`): the
     /// names of translation files (`locales/it.ts`).
     pub languages: Vec<(String, &'static str)>,
-    /// The names a rename gives (stemmed, lower-cased; see [`new_names`]): not words that
-    /// name targets.
+    /// The names a rename gives, as written (`prepare_value`; see [`new_names`]): not
+    /// targets, nor words that name them.
     pub new_names: Vec<String>,
-    /// The same names as written (`prepare_value`, `Field.prepare_value`).
-    pub renamed_to: Vec<String>,
 }
 
 /// Human languages by name, with the code translation files are named by.
@@ -241,13 +239,8 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     let renamed_to = new_names(query);
     res.mentions
         .retain(|mention| !renamed_to.contains(mention.text.as_str()));
-    res.new_names = renamed_to
-        .iter()
-        .map(|name| stem(&name.to_lowercase()))
-        .collect();
+    res.new_names = renamed_to.iter().map(|name| (*name).to_owned()).collect();
     res.new_names.sort_unstable();
-    res.renamed_to = renamed_to.iter().map(|name| (*name).to_owned()).collect();
-    res.renamed_to.sort_unstable();
     // The previous word, when it is a plain prose word: (where it ends, lower-cased).
     let mut previous: Option<(usize, String)> = None;
     for_each_word(query, |start, word| {

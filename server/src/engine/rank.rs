@@ -880,7 +880,7 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
     // The name a rename gives, where it is defined beside a named target (a rename half
     // done, or the sibling it must not collide with); elsewhere it is another definition.
     let target_files: FxHashSet<FileId> = named.exact.iter().map(|(def, _)| def.file).collect();
-    for name in &analysis.renamed_to {
+    for name in &analysis.new_names {
         let last = name.rsplit(['.', ':']).next().unwrap_or(name);
         for def in index.defs_named(last) {
             if target_files.contains(&def.file) {
@@ -1052,11 +1052,17 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
         .filter_map(|mention| mention.segments.last())
         .map(|name| stem(&name.to_lowercase()))
         .collect();
+    // Nor the names a rename gives.
+    let new_names: FxHashSet<String> = analysis
+        .new_names
+        .iter()
+        .map(|name| stem(&name.to_lowercase()))
+        .collect();
     for (word, term) in analysis.content_words.iter().zip(&analysis.content_terms) {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
             continue;
         }
-        if tool_names.contains(word.as_str()) || analysis.new_names.contains(word) {
+        if tool_names.contains(word.as_str()) || new_names.contains(word.as_str()) {
             continue;
         }
         // The verb opening a sentence or a list item (`* Remove unnecessary comment`) is
