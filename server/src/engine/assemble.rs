@@ -951,6 +951,8 @@ class RetryPolicy:
 
 
 class DatabaseClient:
+    """Talks to the database."""
+
     def __init__(self, url, retry_policy=None):
         self.url = url
         self.retry_policy = retry_policy or RetryPolicy()
@@ -979,7 +981,10 @@ def open_connection(url):
         // One entry per card, labelled with its name's line and indented by nesting; no
         // per-card element.
         assert!(!text.contains("<def "), "{text}");
-        assert!(text.contains("\n1: class RetryPolicy\n  Decides"), "{text}");
+        assert!(
+            text.contains("\n8: class DatabaseClient\n  Talks to the database."),
+            "{text}"
+        );
         assert!(
             text.contains("\n  4: def should_retry(self, attempt)\n"),
             "{text}"

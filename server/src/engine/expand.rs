@@ -409,12 +409,23 @@ fn containers_follow_members(index: &Index, candidates: &mut Vec<Candidate>) {
 
 /// The targets the answer is built around: the best-ranked definitions (at most
 /// [`MAX_PRIMARY`]) scoring at least [`PRIMARY_RATIO`] of the best, or named by the task
-/// for certain among the first three; fields are context for their types, not targets.
+/// for certain among the first three. Fields are context for their types, and the
+/// qualifier of a named member (`ZodObject` in `ZodObject.strict`) for the member, which
+/// brings it as its container: neither is a target, whose callers and tests the answer
+/// would list.
 fn primary_targets<'r>(index: &Index, ranking: &'r Ranking, top_score: f32) -> Vec<&'r Ranked> {
     let mut primary: Vec<&Ranked> = Vec::new();
     for ranked in &ranking.defs {
         if primary.len() >= MAX_PRIMARY {
             break;
+        }
+        let qualifier_only = !ranked.direct
+            && ranked
+                .reasons
+                .iter()
+                .any(|reason| reason.starts_with("container-of:"));
+        if qualifier_only {
+            continue;
         }
         if ranked.score >= top_score * PRIMARY_RATIO || (ranked.direct && primary.len() < 3) {
             if index
@@ -2025,6 +2036,39 @@ describe('http adapter', () => {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
+    }
+
+    #[test]
+    fn the_qualifier_of_a_named_member_brings_no_callers_of_its_own() {
+        let source = "//- /src/store.py\n\
+            class Store:\n    def strict(self):\n        return self\n\
+            //- /src/app.py\n\
+            from src.store import Store\n\
+            def make():\n    return Store()\n\
+            def tighten(store):\n    return store.strict()\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let strict = member(&index, "Store", "strict");
+        let mut ranking = one_target(strict, strict.file);
+        ranking.defs.push(Ranked {
+            reasons: vec!["container-of:Store.strict".to_owned()],
+            named: true,
+            ..ranked_by_bm25(&index, "Store", 0.9)
+        });
+        let expansion = expand(
+            &index,
+            &ranking,
+            IntentKind::UsageExploration,
+            true,
+            &[],
+            &[],
+        );
+        assert_eq!(
+            symbols_with_reason(&expansion, "caller-of:strict"),
+            ["tighten"]
+        );
+        assert!(with_reason(&expansion, "caller-of:Store").is_empty());
+        // It is still there, as the member's container.
+        assert!(!with_reason(&expansion, "container-of:strict").is_empty());
     }
 
     #[test]

@@ -1058,11 +1058,28 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
         .iter()
         .map(|name| stem(&name.to_lowercase()))
         .collect();
+    // Nor the qualifiers of qualified names (`ZodObject` in `ZodObject.strict`): they say
+    // whose member is meant, and count as its container (see `named_targets`), not as
+    // targets of their own, whose callers the answer would list.
+    let qualifiers: FxHashSet<String> = analysis
+        .mentions
+        .iter()
+        .flat_map(|mention| {
+            mention
+                .segments
+                .split_last()
+                .map_or(&[][..], |(_, rest)| rest)
+        })
+        .map(|name| stem(&name.to_lowercase()))
+        .collect();
     for (word, term) in analysis.content_words.iter().zip(&analysis.content_terms) {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
             continue;
         }
-        if tool_names.contains(word.as_str()) || new_names.contains(word.as_str()) {
+        if tool_names.contains(word.as_str())
+            || new_names.contains(word.as_str())
+            || qualifiers.contains(word.as_str())
+        {
             continue;
         }
         // The verb opening a sentence or a list item (`* Remove unnecessary comment`) is
@@ -1830,6 +1847,21 @@ def drain():
             "fix: handle the type\n\n* remove unnecessary comment"
         ));
         assert!(named("the parser should remove the last item"));
+    }
+
+    #[test]
+    fn the_qualifier_of_a_named_member_is_its_container_not_a_word_that_is_a_name() {
+        let (index, search) = indexed(
+            "//- /src/store.ts\nexport class Store {\n  strict() { return this; }\n}\n\
+             //- /src/a.ts\nexport function a() {}\n//- /src/b.ts\nexport function b() {}\n\
+             //- /src/c.ts\nexport function c() {}\n",
+        );
+        let qualified = reasons_of(&index, &search, "where is Store.strict used", "Store");
+        assert!(qualified.iter().any(|r| r == "container-of:Store.strict"));
+        assert!(!qualified.iter().any(|r| r.starts_with("word-is-name")));
+        // Written alone, the word is the name of its subject.
+        let alone = reasons_of(&index, &search, "where is the store used", "Store");
+        assert!(alone.iter().any(|r| r == "word-is-name:store"));
     }
 
     #[test]
