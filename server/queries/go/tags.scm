@@ -36,6 +36,14 @@
 (type_spec
   name: (type_identifier) @name
   type: (interface_type)) @definition.interface
+; Embedded interfaces: a type element of one type, whose methods the interface lists too (not
+; a constraint's union or `~T`).
+(type_spec
+  type: (interface_type
+    (type_elem
+      .
+      [(type_identifier) (qualified_type) (generic_type)] @base
+      .))) @definition.interface
 (type_spec
   name: (type_identifier) @name) @definition.type
 (type_alias

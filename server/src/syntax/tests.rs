@@ -1156,6 +1156,11 @@ fn types_record_the_types_they_extend() {
     );
     let go = "package store\n\ntype Store struct {\n\t*Base\n\tsync.Mutex\n\tname string\n}\n";
     assert_eq!(bases(Language::Go, go, "Store"), ["Base", "Mutex"]);
+    let go =
+        "package rw\n\ntype ReadWriter interface {\n\tio.Reader\n\tWriter\n\tClose() error\n}\n\n\
+        type Number interface {\n\t~int | float64\n}\n";
+    assert_eq!(bases(Language::Go, go, "ReadWriter"), ["Reader", "Writer"]);
+    assert!(bases(Language::Go, go, "Number").is_empty());
     let rust = "pub struct Store;\nimpl fmt::Display for Store {}\n";
     let syntax = analyze(Language::Rust, rust, false);
     let imp = syntax
