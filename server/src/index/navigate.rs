@@ -23,6 +23,8 @@ const SUPER_RECEIVERS: &[&str] = &["super", "super()"];
 const MAX_BASE_DEPTH: usize = 8;
 /// Overrides are looked for among at most this many definitions of a name.
 const MAX_OVERRIDE_CANDIDATES: usize = 200;
+/// A Go type as the index tells it from others: its bare name and its package's directory.
+type GoType<'a> = (&'a str, &'a str);
 /// `a.b.c`: how many fields deep a receiver's type is followed.
 const MAX_FIELD_DEPTH: usize = 3;
 /// How many calls in a chain (`a().b().c()`) a receiver's type is followed through.
@@ -928,46 +930,25 @@ impl Index {
     }
 
     /// The types implementing a Go interface, which Go does not declare: those of the
-    /// repository with a method (declared with a receiver of the type, in the type's package)
-    /// of every name the interface lists. Methods promoted from embedded fields are not
-    /// counted; an interface listing no method (`any`) has no implementations listed.
+    /// repository with a method of every name the interface lists, itself or through the
+    /// interfaces it embeds. A type has the methods declared with a receiver of it in its
+    /// package and those promoted from the types it embeds, at most [`MAX_BASE_DEPTH`]
+    /// levels down (see [`Index::go_embedded`]): a struct's fields without a name (`*Base`,
+    /// `pkg.Base`, `Base[T]`), whose own methods shadow deeper ones, and an embedded
+    /// interface's methods. Interfaces are not listed; an interface listing no method
+    /// (`any`) has no implementations listed.
+    ///
+    /// Limits: a method with a pointer receiver counts for the type's values too; the
+    /// methods of a type the repository does not hold (`sync.Mutex`, `http.ResponseWriter`)
+    /// are unknown, so it promotes none, and an interface embedding one is implemented by
+    /// the types with the methods the repository shows; two embedded types promoting a
+    /// method at the same depth, which Go rejects as ambiguous, give it both.
     fn go_implementers(&self, interface: DefId) -> Vec<DefId> {
-        let Some(def) = self.def(interface) else {
-            return Vec::new();
-        };
-        let methods: Vec<&str> = self
-            .members(interface)
-            .filter_map(|member| self.def(member))
-            .filter(|member| member.kind.is_callable())
-            .map(|member| &*member.name)
-            .collect();
-        let Some(first) = methods.first() else {
-            return Vec::new();
-        };
         let mut found: Vec<DefId> = Vec::new();
-        for method in self.defs_named(first) {
-            let Some(type_name) = self.container_name(*method) else {
-                continue;
-            };
-            let Some(dir) = self.file(method.file).map(|file| parent_dir(&file.path)) else {
-                continue;
-            };
-            if type_name == &*def.name
-                || !methods
-                    .iter()
-                    .all(|name| self.go_methods_of(type_name, dir, name).next().is_some())
-            {
-                continue;
-            }
-            for type_def in self.defs_named(type_name) {
-                let same_package = self
-                    .file(type_def.file)
-                    .is_some_and(|file| parent_dir(&file.path) == dir);
-                let is_type = self
-                    .def(*type_def)
-                    .is_some_and(|d| d.kind.is_type() && d.parent.is_none());
-                if same_package && is_type && !found.contains(type_def) {
-                    found.push(*type_def);
+        for (go_type, _) in self.go_implementing(interface) {
+            for type_def in self.go_concrete_types(go_type) {
+                if !found.contains(&type_def) {
+                    found.push(type_def);
                 }
             }
         }
@@ -975,32 +956,267 @@ impl Index {
     }
 
     /// The methods `name` of the types implementing a Go interface (see
-    /// [`Index::go_implementers`]).
+    /// [`Index::go_implementers`]): their own or the ones they have by promotion from a type
+    /// they embed; none for a type that has it only from an embedded interface, whose method
+    /// is that declaration again.
     fn go_interface_method_impls(&self, interface: DefId, name: &str) -> Vec<DefId> {
         let mut found = Vec::new();
-        for implementer in self.go_implementers(interface) {
-            let (Some(type_def), Some(data)) = (self.def(implementer), self.file(implementer.file))
-            else {
-                continue;
-            };
-            found.extend(self.go_methods_of(&type_def.name, parent_dir(&data.path), name));
+        for (_, levels) in self.go_implementing(interface) {
+            found.extend(
+                self.go_methods_at_nearest(&levels, name)
+                    .into_iter()
+                    .filter(|method| self.def(*method).is_some_and(|m| m.parent.is_none())),
+            );
         }
         found
     }
 
-    /// The Go methods `name` declared with a receiver of the type `type_name` of the package
-    /// in `dir`.
-    fn go_methods_of<'a>(
+    /// The Go types implementing `interface` (see [`Index::go_implementers`]) that have a
+    /// definition other than an interface, each with the levels of the types it embeds
+    /// (see [`Self::go_embed_levels`]).
+    fn go_implementing(&self, interface: DefId) -> Vec<(GoType<'_>, Vec<Vec<GoType<'_>>>)> {
+        let (Some(def), Some(data)) = (self.def(interface), self.file(interface.file)) else {
+            return Vec::new();
+        };
+        let itself: GoType<'_> = (&def.name, parent_dir(&data.path));
+        let methods = self.go_interface_methods(itself);
+        // A type implementing it has the method of the name with the fewest definitions: of
+        // its own, or through a type it embeds that declares or lists it.
+        let Some(rarest) = methods
+            .iter()
+            .min_by_key(|name| self.defs_named(name).len())
+        else {
+            return Vec::new();
+        };
+        let holders: Vec<GoType<'_>> = self
+            .defs_named(rarest)
+            .iter()
+            .filter_map(|method| self.go_method_holder(*method))
+            .collect();
+        self.go_embedders(holders)
+            .into_iter()
+            .filter(|go_type| {
+                *go_type != itself && self.go_concrete_types(*go_type).next().is_some()
+            })
+            .filter_map(|go_type| {
+                let levels = self.go_embed_levels(go_type);
+                methods
+                    .iter()
+                    .all(|name| !self.go_methods_at_nearest(&levels, name).is_empty())
+                    .then_some((go_type, levels))
+            })
+            .collect()
+    }
+
+    /// The names of the methods a Go interface lists, itself or through the interfaces it
+    /// embeds, each once.
+    fn go_interface_methods<'a>(&'a self, interface: GoType<'a>) -> Vec<&'a str> {
+        let mut names: Vec<&str> = Vec::new();
+        for (name, dir) in self.go_embed_levels(interface).into_iter().flatten() {
+            for def_id in self.go_types_named(name, dir) {
+                if self
+                    .def(def_id)
+                    .is_none_or(|def| def.kind != DefKind::Interface)
+                {
+                    continue;
+                }
+                for member in self.members(def_id).filter_map(|member| self.def(member)) {
+                    if member.kind.is_callable() && !names.contains(&&*member.name) {
+                        names.push(&member.name);
+                    }
+                }
+            }
+        }
+        names
+    }
+
+    /// The Go type that has the method `method`: its receiver's type, or the interface that
+    /// lists it.
+    fn go_method_holder(&self, method: DefId) -> Option<GoType<'_>> {
+        let data = self
+            .file(method.file)
+            .filter(|data| data.lang == Language::Go)?;
+        let def = self.def(method).filter(|def| def.kind.is_callable())?;
+        let holder = match def.parent {
+            None => def.container.as_deref()?,
+            Some(parent) => {
+                let interface = data.syntax.defs.get(parent as usize)?;
+                if interface.kind != DefKind::Interface {
+                    return None;
+                }
+                &interface.name
+            }
+        };
+        Some((holder, parent_dir(&data.path)))
+    }
+
+    /// The methods `name` of the nearest of a Go type's `levels` (see
+    /// [`Self::go_embed_levels`]) that has any: its own, else those it has by promotion.
+    fn go_methods_at_nearest(&self, levels: &[Vec<GoType<'_>>], name: &str) -> Vec<DefId> {
+        let mut nearest = usize::MAX;
+        let mut found: Vec<DefId> = Vec::new();
+        for method in self.defs_named(name) {
+            let Some(holder) = self.go_method_holder(*method) else {
+                continue;
+            };
+            let Some(depth) = levels.iter().position(|level| level.contains(&holder)) else {
+                continue;
+            };
+            if depth < nearest {
+                nearest = depth;
+                found.clear();
+            }
+            if depth == nearest {
+                found.push(*method);
+            }
+        }
+        found
+    }
+
+    /// The levels of the Go types whose methods `go_type` has: itself, the types it embeds,
+    /// theirs, each once, at most [`MAX_BASE_DEPTH`] levels below it.
+    fn go_embed_levels<'a>(&'a self, go_type: GoType<'a>) -> Vec<Vec<GoType<'a>>> {
+        let mut seen: FxHashSet<GoType<'a>> = FxHashSet::default();
+        seen.insert(go_type);
+        let mut levels = vec![vec![go_type]];
+        while let Some(last) = levels.last().filter(|_| levels.len() <= MAX_BASE_DEPTH) {
+            let mut next: Vec<GoType<'a>> = Vec::new();
+            for (name, dir) in last {
+                for def_id in self.go_types_named(name, dir) {
+                    next.extend(
+                        self.go_embedded(def_id)
+                            .into_iter()
+                            .filter(|embedded| seen.insert(*embedded)),
+                    );
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            levels.push(next);
+        }
+        levels
+    }
+
+    /// `go_types` and the Go types embedding one of them, at any depth up to
+    /// [`MAX_BASE_DEPTH`]: those that may have their methods. A type embedding another
+    /// references its name, so only the files that do are read.
+    fn go_embedders<'a>(&'a self, go_types: Vec<GoType<'a>>) -> Vec<GoType<'a>> {
+        let mut seen: FxHashSet<GoType<'a>> = FxHashSet::default();
+        let mut frontier: Vec<GoType<'a>> = go_types
+            .into_iter()
+            .filter(|go_type| seen.insert(*go_type))
+            .collect();
+        let mut found = frontier.clone();
+        for _ in 0..MAX_BASE_DEPTH {
+            let mut next: Vec<GoType<'a>> = Vec::new();
+            for (name, dir) in &frontier {
+                for file in self.files_referencing(name) {
+                    let Some(data) = self.file(*file).filter(|data| data.lang == Language::Go)
+                    else {
+                        continue;
+                    };
+                    for (idx, def) in data.syntax.defs.iter().enumerate() {
+                        if !def.kind.is_type() || !def.bases.iter().any(|base| **base == **name) {
+                            continue;
+                        }
+                        let def_id = DefId {
+                            file: *file,
+                            idx: idx as u32,
+                        };
+                        let embedder = (&*def.name, parent_dir(&data.path));
+                        if self.go_embedded(def_id).contains(&(name, dir)) && seen.insert(embedder)
+                        {
+                            next.push(embedder);
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            found.extend(&next);
+            frontier = next;
+        }
+        found
+    }
+
+    /// The types a Go type definition embeds (see `syntax::Def::bases`), each with its
+    /// package's directory: its own for `Base`, `*Base` or `Base[T]`, and for `pkg.Base` the
+    /// directory the import of `pkg` resolves to. An import the repository does not resolve
+    /// (a package outside it, a module without a `go.mod` in the roots) gives none: its
+    /// `Base` is not the repository's. A dot import's names are not looked for, nor the type
+    /// an alias (`type Base = other.Base`) stands for.
+    fn go_embedded(&self, type_def: DefId) -> Vec<GoType<'_>> {
+        let (Some(data), Some(def)) = (self.file(type_def.file), self.def(type_def)) else {
+            return Vec::new();
+        };
+        if data.lang != Language::Go || def.bases.is_empty() {
+            return Vec::new();
+        }
+        // The names its members (named fields, an interface's methods) reference are not
+        // embedded; they follow it among the definitions.
+        let first = type_def.idx as usize + 1;
+        let members: Vec<TextRange> = data.syntax.defs[first.min(data.syntax.defs.len())..]
+            .iter()
+            .take_while(|inner| inner.range.start < def.range.end)
+            .map(|inner| inner.range)
+            .collect();
+        let own_dir = parent_dir(&data.path);
+        let mut embedded: Vec<GoType<'_>> = Vec::new();
+        for base in def.bases.iter() {
+            for reference in data.refs_named(base) {
+                if !def.range.contains_range(reference.range)
+                    || members
+                        .iter()
+                        .any(|member| member.contains_range(reference.range))
+                {
+                    continue;
+                }
+                let dir = match reference.receiver {
+                    None => Some(own_dir),
+                    Some(receiver) => {
+                        let package = data.text.get(receiver.as_usize()).unwrap_or("");
+                        data.syntax
+                            .imports
+                            .iter()
+                            .filter(|import| import.module_binding.as_deref() == Some(package))
+                            .flat_map(|import| self.resolve_import(type_def.file, import))
+                            .find_map(|file| self.file(file))
+                            .map(|file| parent_dir(&file.path))
+                    }
+                };
+                if let Some(dir) = dir {
+                    if !embedded.contains(&(&**base, dir)) {
+                        embedded.push((base, dir));
+                    }
+                }
+            }
+        }
+        embedded
+    }
+
+    /// The Go type definitions named `name` in the package in `dir`.
+    fn go_types_named<'a>(
         &'a self,
-        type_name: &'a str,
+        name: &'a str,
         dir: &'a str,
-        name: &str,
     ) -> impl Iterator<Item = DefId> + 'a {
-        self.defs_named(name).iter().copied().filter(move |method| {
-            self.file(method.file)
+        self.defs_named(name).iter().copied().filter(move |def_id| {
+            self.file(def_id.file)
                 .is_some_and(|file| file.lang == Language::Go && parent_dir(&file.path) == dir)
-                && self.def(*method).is_some_and(|m| m.parent.is_none())
-                && self.container_name(*method) == Some(type_name)
+                && self.def(*def_id).is_some_and(|def| def.kind.is_type())
+        })
+    }
+
+    /// The top-level Go type definitions of `go_type` that are not interfaces.
+    fn go_concrete_types<'a>(
+        &'a self,
+        (name, dir): GoType<'a>,
+    ) -> impl Iterator<Item = DefId> + 'a {
+        self.go_types_named(name, dir).filter(|def_id| {
+            self.def(*def_id)
+                .is_some_and(|def| def.parent.is_none() && def.kind != DefKind::Interface)
         })
     }
 

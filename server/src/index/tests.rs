@@ -1003,3 +1003,241 @@ func (m Memory) Put(key, value string) {}
         &["store/store.go:Get (method)"],
     );
 }
+
+#[test]
+fn go_types_implement_an_interface_through_the_methods_they_embed() {
+    let fixture = r#"
+//- /store/store.go
+package store
+
+type Sto$0re interface {
+	Get(key string) string
+	Put(key, value string)
+}
+
+type Base struct{}
+
+func (b *Base) Get(key string) string { return "" }
+
+type Writer struct{}
+
+func (w Writer) Put(key, value string) {}
+
+type Logged struct {
+	*Base
+	Writer
+	name string
+}
+//- /store/audited.go
+package store
+
+type Audited struct {
+	Logged
+}
+
+type Box[T any] struct{}
+
+func (b Box[T]) Get(key string) string { return "" }
+
+type Boxed struct {
+	Box[int]
+	*Writer
+}
+"#;
+    // `Logged` gets `Get` through a pointer and `Put` through a value; `Audited` both two
+    // levels down; `Boxed` `Get` through a generic type. The cursor's file comes first.
+    check_implementations(
+        fixture,
+        &[
+            "store/store.go:Logged (struct)",
+            "store/audited.go:Audited (struct)",
+            "store/audited.go:Boxed (struct)",
+        ],
+    );
+}
+
+#[test]
+fn a_go_interface_method_is_implemented_by_the_method_a_type_embeds() {
+    let fixture = r#"
+//- /store/store.go
+package store
+
+type Store interface {
+	G$0et(key string) string
+	Put(key, value string)
+}
+
+type Base struct{}
+
+func (b *Base) Get(key string) string { return "" }
+
+type Writer struct{}
+
+func (w Writer) Put(key, value string) {}
+
+type Journal struct {
+	Writer
+}
+//- /store/audited.go
+package store
+
+type Audited struct {
+	Journal
+	*Base
+}
+
+func (a *Audited) Put(key, value string) {}
+"#;
+    // `Audited`'s `Get` is `Base`'s; its own `Put` shadows `Writer`'s, two levels down.
+    check_implementations(fixture, &["store/store.go:Get (method)"]);
+    check_implementations(
+        &fixture.replace("G$0et", "Get").replace(
+            "\tPut(key, value string)\n}",
+            "\tP$0ut(key, value string)\n}",
+        ),
+        &["store/audited.go:Put (method)"],
+    );
+}
+
+#[test]
+fn a_go_interface_has_the_methods_of_the_interfaces_it_embeds() {
+    check_implementations(
+        r#"
+//- /rw/rw.go
+package rw
+
+type Reader interface {
+	Read() int
+}
+
+type Writer interface {
+	Write(n int)
+}
+
+type ReadWr$0iter interface {
+	Reader
+	Writer
+	Close()
+}
+
+type File struct{}
+
+func (f *File) Read() int  { return 0 }
+func (f *File) Write(n int) {}
+func (f *File) Close()      {}
+
+type ReadCloser struct{}
+
+func (r ReadCloser) Read() int { return 0 }
+func (r ReadCloser) Close()    {}
+
+type Wrapped struct {
+	ReadWriter
+}
+"#,
+        // `Wrapped` has them through the interface it embeds.
+        &["rw/rw.go:File (struct)", "rw/rw.go:Wrapped (struct)"],
+    );
+}
+
+#[test]
+fn go_embedded_types_of_other_packages_are_found_through_the_import() {
+    let fixture = r#"
+//- /go.mod
+module example.com/app
+//- /store/store.go
+package store
+
+type Sto$0re interface {
+	Get(key string) string
+	Put(key, value string)
+}
+//- /mem/mem.go
+package mem
+
+type Base struct{}
+
+func (b *Base) Get(key string) string { return "" }
+func (b *Base) Put(key, value string) {}
+//- /cache/cache.go
+package cache
+
+import (
+	"example.com/app/mem"
+	vendored "github.com/else/mem"
+)
+
+type Cache struct {
+	*mem.Base
+}
+
+type Vendored struct {
+	vendored.Base
+}
+
+type Named struct {
+	base mem.Base
+}
+
+type Local struct {
+	Base
+}
+//- /cache/base.go
+package cache
+
+type Base struct{}
+
+func (b Base) Get(key string) string { return "" }
+"#;
+    // `vendored.Base` is another package's `Base`, which the repository does not hold; a
+    // named field is no embedding; `Local` embeds its own package's `Base`, which has no
+    // `Put`.
+    check_implementations(
+        fixture,
+        &["cache/cache.go:Cache (struct)", "mem/mem.go:Base (struct)"],
+    );
+}
+
+#[test]
+fn go_types_missing_a_method_through_their_embeds_do_not_implement() {
+    check_implementations(
+        r#"
+//- /store/store.go
+package store
+
+type Sto$0re interface {
+	Get(key string) string
+	Put(key, value string)
+	Close()
+}
+
+type Base struct{}
+
+func (b *Base) Get(key string) string { return "" }
+
+type Writer struct {
+	*Base
+}
+
+func (w Writer) Put(key, value string) {}
+
+type Cycle struct {
+	*Loop
+	Writer
+}
+
+type Loop struct {
+	*Cycle
+}
+
+type Closer struct {
+	Writer
+	closed bool
+}
+
+func (c *Closer) Close() {}
+"#,
+        // `Cycle` and `Loop` embed each other and have no `Close`.
+        &["store/store.go:Closer (struct)"],
+    );
+}
