@@ -555,10 +555,19 @@ fn unnamed_card_files(input: &AssembleInput<'_>, chosen: &[Chosen]) -> FxHashSet
 
 /// The chosen items in the order of the text: by section; in a grouped section by file (in
 /// the order of each file's first chosen item) and by position within a file; otherwise as
-/// chosen (by score).
+/// chosen (by score), but for a long target's card, which comes right before the lines of
+/// its body it introduces (see `expand::focus_window`).
 fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
     let candidates = input.candidates;
     let file_of = |pos: usize| candidates[chosen[pos].candidate_idx].file;
+    let introduces = |card: usize, lines: usize| {
+        let def = candidates[chosen[card].candidate_idx].def;
+        card != lines
+            && def.is_some()
+            && def == candidates[chosen[lines].candidate_idx].def
+            && chosen[card].rendering(candidates).fidelity == Fidelity::Compact
+            && chosen[lines].rendering(candidates).fidelity != Fidelity::Compact
+    };
     let mut order = Vec::with_capacity(chosen.len());
     for section in Section::ALL {
         let mut in_section: Vec<usize> = (0..chosen.len())
@@ -576,8 +585,21 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
                     chosen[*pos].rendering(candidates).range.start,
                 )
             });
+            order.extend(in_section);
+        } else {
+            for &pos in &in_section {
+                if in_section.iter().any(|&lines| introduces(pos, lines)) {
+                    continue;
+                }
+                order.extend(
+                    in_section
+                        .iter()
+                        .copied()
+                        .filter(|&card| introduces(card, pos)),
+                );
+                order.push(pos);
+            }
         }
-        order.extend(in_section);
     }
     order
 }
@@ -669,7 +691,7 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
 mod tests {
     use super::{assemble, AssembleInput, Assembly};
     use crate::base::FileId;
-    use crate::engine::items::{compact, full, Candidate};
+    use crate::engine::items::{compact, full, Candidate, Fidelity};
     use crate::engine::{ContextRequest, Engine, Format, Section};
     use crate::index::Index;
 
@@ -936,6 +958,37 @@ def close_connection(conn):
             paths(&[callee, matched], Some(best)).0,
             vec!["shop/pool.py".to_owned()]
         );
+    }
+
+    #[test]
+    fn a_long_targets_card_comes_right_before_the_lines_of_its_body_it_introduces() {
+        let filler: String = (0..400)
+            .map(|i| format!("    total_{i} = compute_{i}(objs, {i})\n"))
+            .collect();
+        let source = format!(
+            "//- /db/query.py\ndef create(objs, options):\n{filler}    batch_size = options.batch_size\n    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let mut request = ContextRequest::new("fix `create` when the batch size is zero");
+        request.budget = 1500;
+        let result = Engine::new()
+            .assemble_context(&index, &request)
+            .expect("valid request");
+        let text = &result.text;
+        let card = text
+            .find("\ndef create(objs, options)\n")
+            .unwrap_or_else(|| panic!("the card: {text}"));
+        let lines = text.find("batch_size <= 0").expect("the window");
+        assert!(!text[lines..].contains("def create("), "{text}");
+        assert!(card < lines, "{text}");
+        // The items are in the order of the text.
+        let created: Vec<Fidelity> = result
+            .items
+            .iter()
+            .filter(|item| item.symbol.as_deref() == Some("create"))
+            .map(|item| item.fidelity)
+            .collect();
+        assert_eq!(created, [Fidelity::Compact, Fidelity::Full], "{text}");
     }
 
     #[test]
