@@ -124,6 +124,9 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "issue", 1.0),
     (IntentKind::BugFix, "unexpected", 1.5),
     (IntentKind::BugFix, "doesn't", 1.5),
+    (IntentKind::BugFix, "does not", 1.5),
+    (IntentKind::BugFix, "didn't", 1.5),
+    (IntentKind::BugFix, "did not", 1.5),
     (IntentKind::BugFix, "not working", 2.0),
     (IntentKind::BugFix, "resolve", 1.0),
     (IntentKind::BugFix, "handle", 1.0),
@@ -134,8 +137,11 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "never", 1.0),
     (IntentKind::BugFix, "missing", 1.0),
     (IntentKind::BugFix, "isn't", 1.5),
+    (IntentKind::BugFix, "is not", 1.5),
     (IntentKind::BugFix, "can't", 1.5),
+    (IntentKind::BugFix, "cannot", 1.5),
     (IntentKind::BugFix, "won't", 1.5),
+    (IntentKind::BugFix, "will not", 1.5),
     (IntentKind::BugFix, "wrongly", 2.0),
     (IntentKind::BugFix, "invalid", 1.0),
     (IntentKind::TestWriting, "test", 2.0),
@@ -631,6 +637,15 @@ mod tests {
         // Cues with an apostrophe match words split at it.
         assert_eq!(
             kind_of("Don't use pyOpenSSL unless no SNI is detected"),
+            IntentKind::BugFix
+        );
+        // Their spelled-out forms too.
+        assert_eq!(
+            kind_of("retry does not respect the Retry-After header when it is a date"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("the config parser cannot read a file with a BOM"),
             IntentKind::BugFix
         );
         assert_eq!(
