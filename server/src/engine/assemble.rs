@@ -961,6 +961,66 @@ def close_connection(conn):
     }
 
     #[test]
+    fn the_exception_a_trace_reports_is_shown_beside_its_frames() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /net/errors.py
+class TransportError(Exception):
+    pass
+
+
+class ConnectError(TransportError):
+    """The connection was refused or timed out."""
+//- /net/transport.py
+from net.errors import ConnectError
+
+
+def open_socket(host):
+    if not host:
+        raise ConnectError(host)
+    return host
+
+
+def send(host, payload):
+    sock = open_socket(host)
+    return sock, payload
+//- /net/client.py
+from net.transport import send
+
+
+class Client:
+    def __init__(self, host):
+        self.host = host
+
+    def request(self, payload):
+        return send(self.host, payload)
+
+    def get(self):
+        return self.request(None)
+"#,
+        );
+        let trace = "Traceback (most recent call last):\n  \
+            File \"/srv/app/net/client.py\", line 12, in get\n    return self.request(None)\n  \
+            File \"/srv/app/net/client.py\", line 9, in request\n    return send(self.host, payload)\n  \
+            File \"/srv/app/net/transport.py\", line 11, in send\n    sock = open_socket(host)\n  \
+            File \"/srv/app/net/transport.py\", line 6, in open_socket\n    raise ConnectError(host)\n\
+            net.errors.ConnectError: None\n";
+        let result = Engine::new()
+            .assemble_context(&index, &ContextRequest::new(trace))
+            .expect("valid request");
+        let thrown = result
+            .items
+            .iter()
+            .find(|item| item.symbol.as_deref() == Some("ConnectError"))
+            .unwrap_or_else(|| panic!("the exception's class: {}", result.text));
+        assert!(thrown
+            .reasons
+            .iter()
+            .any(|r| r == "thrown:net.errors.ConnectError"));
+        assert_eq!(thrown.path, "net/errors.py");
+    }
+
+    #[test]
     fn a_long_targets_card_comes_right_before_the_lines_of_its_body_it_introduces() {
         let filler: String = (0..400)
             .map(|i| format!("    total_{i} = compute_{i}(objs, {i})\n"))

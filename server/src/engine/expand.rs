@@ -858,6 +858,15 @@ fn focus_files(ranking: &Ranking, primary: &[&Ranked], intent: IntentKind) -> Fx
     {
         focus.insert(target.def.file);
     }
+    // The exception a trace reports: what went wrong, beside where.
+    for thrown in ranking.defs.iter().filter(|ranked| {
+        ranked
+            .reasons
+            .iter()
+            .any(|reason| reason.starts_with("thrown:"))
+    }) {
+        focus.insert(thrown.def.file);
+    }
     focus
 }
 

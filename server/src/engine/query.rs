@@ -40,6 +40,9 @@ pub struct QueryAnalysis {
     /// The same words as search terms (see `text::term`), for matching terms and path words.
     pub content_terms: Vec<String>,
     pub frames: Vec<TraceFrame>,
+    /// The exceptions the task reports by name, as written (`httpx.ConnectError` on a
+    /// trace's last line; see `trace::exception_name`).
+    pub thrown: Vec<String>,
     /// The scope of a `scope: message` or `type(scope): message` prefix, split into
     /// search terms (`fix(json-schema): ...` -> `json`, `schema`; `walk: ...` -> `walk`).
     pub scope_words: Vec<String>,
@@ -225,6 +228,17 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             }
         }
     }
+    // The exceptions the task reports (a trace's last line) say what went wrong, where the
+    // names on a trace's lines of code say where: they come first among the names.
+    for name in query.lines().filter_map(super::trace::exception_name) {
+        if !res.thrown.iter().any(|known| known == name) {
+            res.thrown.push(name.to_owned());
+        }
+    }
+    let thrown = std::mem::take(&mut res.thrown);
+    res.mentions
+        .sort_by_key(|mention| !thrown.contains(&mention.text));
+    res.thrown = thrown;
     for opener in openers {
         if !inner.contains(&opener) && !res.opening_only.contains(&opener) {
             res.opening_only.push(opener);

@@ -18,6 +18,8 @@ use crate::languages::DefKind;
 
 /// Reciprocal-rank-fusion constant: small, so the head of each list dominates.
 const RRF_K: f32 = 5.0;
+/// An exception a trace reports is looked up when at most this many types have its name.
+const MAX_THROWN_TYPES: usize = 2;
 const W_TRACE: f32 = 4.0;
 const W_MENTION: f32 = 3.0;
 const W_MENTION_FUZZY: f32 = 1.0;
@@ -731,6 +733,17 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
                 .push((def, format!("frame-function:{}", function.unwrap_or(""))));
         } else if let Some(def) = enclosing.first() {
             targets.defs.push((*def, reason));
+        }
+    }
+    // The exception a trace ends with is what went wrong: its class, when the repository
+    // defines it (not a builtin's `ValueError`) and the name is not common to many types.
+    for name in &analysis.thrown {
+        let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+        let types = types_named(index, last);
+        if (1..=MAX_THROWN_TYPES).contains(&types.len()) {
+            for def in types {
+                targets.defs.push((def, format!("thrown:{name}")));
+            }
         }
     }
     targets

@@ -164,6 +164,18 @@ pub fn looks_like_error_log(text: &str) -> bool {
             || line.contains("panicked at")
             || (line.contains("Error: ") && text.lines().count() > 1)
             || line.starts_with("Uncaught ")
+            || thrown_at_start(line)
+    })
+}
+
+/// Whether a line opens with an exception and its message, as the last line of a trace
+/// does (`TypeError: x is not a function`, `httpx.ConnectError: [Errno 111] ...`).
+fn thrown_at_start(line: &str) -> bool {
+    error_report(line).is_some_and(|(name, _)| {
+        line.starts_with(name)
+            && ["Error", "Exception"]
+                .iter()
+                .any(|suffix| name.len() > suffix.len() && name.ends_with(suffix))
     })
 }
 
@@ -171,10 +183,26 @@ pub fn looks_like_error_log(text: &str) -> bool {
 /// `Warning`, or any class by its dotted path: `requests.exceptions.InvalidURL`), or
 /// `panic:`, `error:`, `fatal:` in any case, with an optional `[code]` (`error[E0599]:`).
 pub fn error_message(line: &str) -> Option<&str> {
+    error_report(line).map(|(_, message)| message)
+}
+
+/// The exception a line reports, as written (`httpx.ConnectError`, `ValueError`), when it
+/// reports one by name (see [`error_message`]; not `panic:` or `error:`).
+pub fn exception_name(line: &str) -> Option<&str> {
+    let (head, _) = error_report(line)?;
+    let name = head.split_once('[').map_or(head, |(name, _)| name);
+    let plain = ["panic", "error", "fatal"]
+        .iter()
+        .any(|word| name.eq_ignore_ascii_case(word));
+    (!plain).then_some(name)
+}
+
+/// An error report's name (the word before the `: `, as written) and message.
+fn error_report(line: &str) -> Option<(&str, &str)> {
     // The name is the word before a `: ` (a log line's time and level come before it).
     line.match_indices(": ").find_map(|(at, _)| {
         let head = line[..at].rsplit(char::is_whitespace).next()?;
-        error_name(head).then(|| &line[at + 2..])
+        error_name(head).then(|| (head, &line[at + 2..]))
     })
 }
 
@@ -220,6 +248,30 @@ mod tests {
                 "/home/dev/shop/api/views.py:12 checkout"
             ]
         );
+    }
+
+    #[test]
+    fn the_exception_a_line_reports_is_named_as_written() {
+        assert_eq!(
+            exception_name("httpx.ConnectError: [Errno 111] Connection refused"),
+            Some("httpx.ConnectError")
+        );
+        assert_eq!(
+            exception_name("2024-01-02 ERROR ValueError: empty url"),
+            Some("ValueError")
+        );
+        assert_eq!(exception_name("panic: store is closed"), None);
+        assert_eq!(exception_name("error[E0599]: no method named `x`"), None);
+        assert_eq!(exception_name("the value: 3"), None);
+        // A line opening with an exception and its message is an error log on its own.
+        assert!(looks_like_error_log("TypeError: x is not a function"));
+        assert!(looks_like_error_log(
+            "httpx.ConnectError: [Errno 111] Connection refused"
+        ));
+        assert!(!looks_like_error_log("Warning: the cache is cold"));
+        assert!(!looks_like_error_log(
+            "add a ConnectError: raised on refusal"
+        ));
     }
 
     #[test]
