@@ -255,6 +255,15 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         .retain(|mention| !renamed_to.contains(mention.text.as_str()));
     res.new_names = renamed_to.iter().map(|name| (*name).to_owned()).collect();
     res.new_names.sort_unstable();
+    // The lines of a trace that locate its frames: their words are no names of the task's.
+    let mut frame_lines: Vec<(usize, usize)> = Vec::new();
+    let mut line_start = 0;
+    for line in query.split_inclusive('\n') {
+        if super::trace::is_frame_location(line) {
+            frame_lines.push((line_start, line_start + line.len()));
+        }
+        line_start += line.len();
+    }
     // The previous word, when it is a plain prose word: (where it ends, lower-cased).
     let mut previous: Option<(usize, String)> = None;
     for_each_word(query, |start, word| {
@@ -286,7 +295,11 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             }
         }
         previous = plain.then(|| (start + word.len(), lower.clone()));
-        if !is_stop_word(&lower)
+        let locates_frame = frame_lines
+            .iter()
+            .any(|(from, to)| (*from..*to).contains(&start));
+        if !locates_frame
+            && !is_stop_word(&lower)
             && lower.len() > 1
             && !lower.bytes().all(|byte| byte.is_ascii_digit())
         {
@@ -771,6 +784,33 @@ mod tests {
             used("a list of file_names"),
             pairs(&[("file_names", false)])
         );
+    }
+
+    #[test]
+    fn a_trace_gives_the_exception_it_reports_first_and_no_words_of_its_locations() {
+        let analysis = analyze(
+            "requests hang\nTraceback (most recent call last):\n  \
+             File \"/app/main.py\", line 3, in <module>\n    client.fetch(url)\n  \
+             File \"/usr/lib/site-packages/web/client.py\", line 9, in fetch\n    \
+             return self.transport.send(req)\nweb.errors.ConnectError: refused\n",
+        );
+        assert_eq!(analysis.thrown, ["web.errors.ConnectError"]);
+        assert_eq!(analysis.mentions[0].text, "web.errors.ConnectError");
+        for word in ["main", "usr", "site", "module", "line"] {
+            assert!(
+                !analysis.content_words.iter().any(|w| w == word),
+                "{word}: {:?}",
+                analysis.content_words
+            );
+        }
+        // The words of the task and of the trace's code are still its words.
+        for word in ["request", "hang", "transport", "fetch"] {
+            assert!(
+                analysis.content_words.iter().any(|w| w == word),
+                "{word}: {:?}",
+                analysis.content_words
+            );
+        }
     }
 
     #[test]

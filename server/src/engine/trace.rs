@@ -107,6 +107,31 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
     frames
 }
 
+/// Whether a line of a trace says where a frame is (Python's `File "...", line 12, in f`,
+/// JavaScript's `at f (path:3:5)`, a Go or Rust backtrace's `\t/path/x.go:57 +0x1d`, Rust's
+/// `thread 'main' panicked at src/x.rs:88:9:`): its words are the trace's syntax and the
+/// path's directories, not the task's.
+pub fn is_frame_location(line: &str) -> bool {
+    let trimmed = line.trim();
+    if let Some(rest) = trimmed.strip_prefix("File \"") {
+        return rest.contains("\", line ");
+    }
+    let location = if let Some(rest) = trimmed.strip_prefix("at ") {
+        match rest.rfind(" (") {
+            Some(open) if rest.ends_with(')') => &rest[open + 2..rest.len() - 1],
+            _ => rest.split(' ').next().unwrap_or(rest),
+        }
+    } else if let Some(pos) = trimmed.find("panicked at ") {
+        let rest = trimmed[pos + "panicked at ".len()..].trim_end_matches(':');
+        rest.split([' ', ',']).next().unwrap_or(rest)
+    } else if line.starts_with('\t') {
+        trimmed.split(' ').next().unwrap_or(trimmed)
+    } else {
+        return false;
+    };
+    path_line(location).is_some()
+}
+
 /// Python tracebacks list the outermost call first; reverse them.
 fn python_frames(text: &str) -> Vec<TraceFrame> {
     let mut frames = Vec::new();
@@ -272,6 +297,26 @@ mod tests {
         assert!(!looks_like_error_log(
             "add a ConnectError: raised on refusal"
         ));
+    }
+
+    #[test]
+    fn the_lines_that_locate_frames_are_told_from_the_others() {
+        assert!(is_frame_location(
+            "  File \"/app/main.py\", line 12, in <module>"
+        ));
+        assert!(!is_frame_location("    r = client.get(url)"));
+        assert!(is_frame_location(
+            "    at Cart.addItem (/home/dev/acme/src/cart.ts:31:11)"
+        ));
+        assert!(is_frame_location("    at /home/dev/acme/src/index.ts:5:3"));
+        assert!(is_frame_location(
+            "\t/home/dev/kvstore/internal/store/store.go:57 +0x1d"
+        ));
+        assert!(is_frame_location(
+            "thread 'main' panicked at crates/kv-core/src/store.rs:88:9:"
+        ));
+        assert!(!is_frame_location("at the start of the main loop"));
+        assert!(!is_frame_location("fix the File handling in main.py"));
     }
 
     #[test]
