@@ -83,6 +83,19 @@ fn receiver_type_name(receiver: &str) -> &str {
     last_segment.split('<').next().unwrap_or(last_segment)
 }
 
+/// The builtin type of a literal receiver, by how it opens: a string, a list or array, a
+/// dict or object, a number. What it names is a stand-in no repository type has, unless
+/// one is named like it (a Rust `impl Trait for str`).
+fn literal_type(receiver: &str) -> Option<&'static str> {
+    match receiver.chars().next()? {
+        '"' | '\'' | '`' => Some("str"),
+        '[' => Some("list"),
+        '{' => Some("dict"),
+        ch if ch.is_ascii_digit() => Some("int"),
+        _ => None,
+    }
+}
+
 /// Where a name is defined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NavTarget {
@@ -178,6 +191,11 @@ impl Index {
                 let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("").trim();
                 self.member_candidates(file, reference.range.start, receiver_text, name, &mut res);
                 if res.is_empty() {
+                    // `{"http": 80}.get(scheme)`, `", ".join(names)`: a member of a
+                    // literal's builtin type.
+                    if let Some(builtin) = literal_type(receiver_text) {
+                        return self.held_by_another_type(def, builtin);
+                    }
                     // `sqlite3.connect()`: a member of a module imported from outside the
                     // repository.
                     if self

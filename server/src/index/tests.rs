@@ -770,6 +770,12 @@ fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
     ));
     assert!(!elsewhere("def f(c: T):\n    c.g$0et(1)\n"));
     assert!(!elsewhere("def f(c):\n    c.g$0et(1)\n"));
+    // A literal's member is its builtin type's.
+    assert!(elsewhere(
+        "def port(url):\n    return {\"http\": 80}.g$0et(url.scheme)\n"
+    ));
+    assert!(elsewhere("def f(x):\n    return [x].g$0et(0)\n"));
+    assert!(elsewhere("def f(x):\n    return 'a,b'.g$0et(x)\n"));
 }
 
 #[test]
