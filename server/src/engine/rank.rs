@@ -831,8 +831,28 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
                 // `res.app`, `c.json`: a receiver the index cannot type.
                 unresolved_qualifier = true;
             }
-            // The qualifier itself (the class of a method) is context too.
-            let mut containers = index.defs_named(qualifier).to_vec();
+            // The qualifier itself (the class of a method) is context too: the type holding
+            // the member it qualifies, else the types of its name (not a method or field of
+            // that name: `Engine` in `Engine.handleHTTPRequest` is not `Validator.Engine`).
+            let holders: Vec<DefId> = if unresolved_qualifier {
+                Vec::new()
+            } else {
+                exact
+                    .iter()
+                    .filter_map(|def_id| index.owner(*def_id))
+                    .filter(|owner| {
+                        index
+                            .def(*owner)
+                            .is_some_and(|data| &*data.name == qualifier.as_str())
+                    })
+                    .collect()
+            };
+            let mut containers = if holders.is_empty() {
+                types_named(index, qualifier)
+            } else {
+                holders
+            };
+            containers.dedup();
             order_same_name(index, &mut containers);
             for def in containers.into_iter().take(2) {
                 named
@@ -1875,6 +1895,38 @@ def drain():
         // Written alone, the word is the name of its subject.
         let alone = reasons_of(&index, &search, "where is the store used", "Store");
         assert!(alone.iter().any(|r| r == "word-is-name:store"));
+    }
+
+    #[test]
+    fn the_qualifier_of_a_named_member_is_the_type_holding_it() {
+        let (index, search) = indexed(
+            "//- /gin.go\npackage gin\n\ntype Engine struct{}\n\n\
+             func (engine *Engine) handleHTTPRequest() {}\n\
+             //- /binding/binding.go\npackage binding\n\n\
+             type StructValidator interface {\n\tEngine() any\n}\n\
+             //- /a.go\npackage gin\n\nfunc a() {}\n//- /b.go\npackage gin\n\nfunc b() {}\n",
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "who calls Engine.handleHTTPRequest",
+            IntentKind::UsageExploration,
+        );
+        let containers: Vec<String> = ranking
+            .defs
+            .iter()
+            .filter(|ranked| {
+                ranked
+                    .reasons
+                    .iter()
+                    .any(|r| r.starts_with("container-of:"))
+            })
+            .map(|ranked| {
+                let path = &index.file(ranked.def.file).unwrap().path;
+                format!("{path}:{}", index.def(ranked.def).unwrap().name)
+            })
+            .collect();
+        assert_eq!(containers, ["gin.go:Engine"]);
     }
 
     #[test]
