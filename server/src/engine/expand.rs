@@ -519,8 +519,7 @@ impl Expander<'_> {
         // Who calls it, and the tests that exercise it.
         callers_and_tests(
             index,
-            def,
-            target.score,
+            target,
             self.intent,
             self.pinned,
             &mut self.candidates,
@@ -965,12 +964,12 @@ fn linked_cards(
 
 fn callers_and_tests(
     index: &Index,
-    def: DefId,
-    score: f32,
+    target: &Ranked,
     intent: IntentKind,
     pinned: &[FileId],
     acc: &mut Vec<Candidate>,
 ) {
+    let (def, score) = (target.def, target.score);
     let Some(def_data) = index.def(def) else {
         return;
     };
@@ -1098,11 +1097,14 @@ fn callers_and_tests(
     };
     let mut n_callers = 0;
     let mut n_tests = 0;
+    // A usage question about a definition it names that only tests use: their uses are its
+    // usages.
+    let only_tests_use = usage && target.named && callers.iter().all(|(is_test, ..)| *is_test);
     for (is_test, file, line, caller) in callers {
         if pinned.contains(&file) {
             continue;
         }
-        if is_test {
+        if is_test && !only_tests_use {
             if n_tests >= MAX_TESTS {
                 continue;
             }
@@ -1311,8 +1313,27 @@ mod tests {
 
     /// The symbols of the callers found for `target`, sorted.
     fn callers_of(index: &Index, target: DefId, intent: IntentKind) -> Vec<String> {
+        callers_of_target(index, target, true, intent)
+    }
+
+    /// The symbols of the callers found for `target`, named by the task or not, sorted.
+    fn callers_of_target(
+        index: &Index,
+        target: DefId,
+        named: bool,
+        intent: IntentKind,
+    ) -> Vec<String> {
         let mut candidates = Vec::new();
-        callers_and_tests(index, target, 1.0, intent, &[], &mut candidates);
+        let ranked = Ranked {
+            def: target,
+            score: 1.0,
+            reasons: Vec::new(),
+            direct: named,
+            located: false,
+            named,
+            from_file: 0.0,
+        };
+        callers_and_tests(index, &ranked, intent, &[], &mut candidates);
         let mut callers: Vec<String> = candidates
             .iter()
             .filter(|candidate| candidate.section == Section::Callers)
@@ -1690,6 +1711,31 @@ def test_connect_file():
         assert_eq!(
             names,
             ["test_connect_memory", "test_connect_file", "test_listing"]
+        );
+    }
+
+    #[test]
+    fn a_named_definition_only_tests_use_has_their_uses_for_its_usages() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /lib/context.js\nexport function fail(status) { throw new Error(status) }\n\
+             export function done() { return 1 }\n\
+             //- /lib/app.js\nimport { done } from './context'\nexport function run() { return done() }\n\
+             //- /__tests__/context/fail.test.js\nimport { fail, done } from '../../lib/context'\n\
+             function failsWith500() { fail(500) }\nfunction isDone() { done() }\n",
+        );
+        let fail = index.defs_named("fail")[0];
+        assert_eq!(
+            callers_of(&index, fail, IntentKind::UsageExploration),
+            ["failsWith500"]
+        );
+        // Not for other tasks, whose tests are the target's tests, nor for a definition the
+        // task does not name; nor while code other than tests uses it.
+        assert!(callers_of(&index, fail, IntentKind::BugFix).is_empty());
+        assert!(callers_of_target(&index, fail, false, IntentKind::UsageExploration).is_empty());
+        let done = index.defs_named("done")[0];
+        assert_eq!(
+            callers_of(&index, done, IntentKind::UsageExploration),
+            ["run"]
         );
     }
 
