@@ -1043,6 +1043,11 @@ fn callers_and_tests(
     } else {
         referencing.to_vec()
     };
+    // Code in another language names other definitions.
+    let visible: Vec<FileId> = visible
+        .into_iter()
+        .filter(|file| index.shares_names(*file, def.file))
+        .collect();
     for (file, data, reference) in index
         .references_named(&visible, &name)
         .filter(|(_, _, r)| r.call || usage)
@@ -1711,6 +1716,20 @@ def test_connect_file():
         assert_eq!(
             names,
             ["test_connect_memory", "test_connect_file", "test_listing"]
+        );
+    }
+
+    #[test]
+    fn callers_are_in_languages_that_can_name_the_target() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /bench/query.js\nexport function map(items, callback) { return items }\n\
+             //- /bench/use.js\nimport { map } from './query'\nfunction run(xs) { return map(xs, 1) }\n\
+             //- /src/app.rs\nfn double(v: Vec<u8>) -> Vec<u8> {\n    map(v)\n}\n",
+        );
+        let map = index.defs_named("map")[0];
+        assert_eq!(
+            callers_of(&index, map, IntentKind::UsageExploration),
+            ["run"]
         );
     }
 

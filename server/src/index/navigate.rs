@@ -166,13 +166,26 @@ impl Index {
             }
             None => self.scope_candidates(pos.file, pos.offset, name, &mut res),
         }
+        // Code names definitions of its own language (a Rust `.map()` is not jQuery's `map`
+        // in a benchmark's JavaScript).
+        res.retain(|def| self.shares_names(pos.file, def.file));
         if res.is_empty() {
             if self.defs_named(name).len() > max_guesses {
                 return Vec::new();
             }
             res = self.ranked_global(pos.file, name, reference.receiver.is_some());
+            res.retain(|def| self.shares_names(pos.file, def.file));
         }
         self.dedup_targets(res)
+    }
+
+    /// Whether code in file `a` can name definitions in file `b` (see
+    /// `Language::shares_names_with`).
+    pub fn shares_names(&self, a: FileId, b: FileId) -> bool {
+        match (self.file(a), self.file(b)) {
+            (Some(a), Some(b)) => a.lang.shares_names_with(b.lang),
+            _ => false,
+        }
     }
 
     /// Whether a reference in `file` resolves, by its scopes, its file's imports or its

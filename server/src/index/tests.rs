@@ -750,6 +750,25 @@ fn a_python_context_manager_names_the_instance_or_what_its_function_returns() {
 }
 
 #[test]
+fn code_names_definitions_of_its_own_language_only() {
+    let jquery = "//- /bench/jquery.js\nclass Query {\n  map(callback) { return callback }\n}\n";
+    // A Rust iterator's `map` is not a JavaScript benchmark's.
+    check_definitions_exactly(
+        &format!("{jquery}//- /src/app.rs\nfn f(v: Vec<u8>) {{\n    v.iter().m$0ap(|x| x);\n}}\n"),
+        &[],
+    );
+    check_definitions_exactly(
+        &format!("{jquery}//- /app/main.py\ndef f(values):\n    return values.m$0ap(str)\n"),
+        &[],
+    );
+    // JavaScript, TypeScript and TSX name each other's.
+    check_definitions_exactly(
+        &format!("{jquery}//- /src/view.ts\nfunction f(q) {{\n  return q.m$0ap(1)\n}}\n"),
+        &["bench/jquery.js:Query.map"],
+    );
+}
+
+#[test]
 fn a_call_on_a_value_of_a_type_the_repository_does_not_define_is_not_a_use() {
     let config = "//- /app/config.py\nclass Config:\n    def get(self, key):\n        pass\n";
     // Whether `.get()` at the cursor resolves to other definitions than `Config.get`.

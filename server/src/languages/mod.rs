@@ -84,6 +84,12 @@ impl Language {
         )
     }
 
+    /// Whether code in one language can name definitions in the other: the same language,
+    /// or two of JavaScript, TypeScript and TSX.
+    pub fn shares_names_with(self, other: Language) -> bool {
+        self == other || (self.is_ecmascript() && other.is_ecmascript())
+    }
+
     pub fn grammar(self) -> tree_sitter::Language {
         match self {
             Language::Python => tree_sitter_python::LANGUAGE.into(),
