@@ -473,18 +473,26 @@ impl Expander<'_> {
                     target.reasons.clone(),
                 )
             };
-            // A pasted trace's frame in a function too long to show whole at the budget
-            // shows the lines around the frame's line instead, and a long function the
-            // lines that hold most of the task's words, after the function's card when they
-            // start far from its header.
+            // A pasted trace's frame in a long function shows the lines around the frame's
+            // line, and a long function the lines that hold most of the task's words, after
+            // the function's card when they start far from its header: instead of its whole
+            // body when that is more than twice as long, else when the body does not fit.
             let window =
                 frame_window(index, target).or_else(|| focus_window(index, def, &self.terms));
             if let Some((window, header_card)) = window {
-                let at = candidate
-                    .renderings
-                    .iter()
-                    .position(|rendering| rendering.fidelity != Fidelity::Full)
-                    .unwrap_or(candidate.renderings.len());
+                // Longer than two windows, it shows the window before its whole body: the
+                // lines that matter, not a screenful of others.
+                let long = LineSpan::of(index, def)
+                    .is_some_and(|span| span.end - span.header >= 2 * FOCUS_WINDOW_LINES);
+                let at = if long {
+                    0
+                } else {
+                    candidate
+                        .renderings
+                        .iter()
+                        .position(|rendering| rendering.fidelity != Fidelity::Full)
+                        .unwrap_or(candidate.renderings.len())
+                };
                 candidate.renderings.insert(at, window);
                 if header_card {
                     self.candidates.push(Candidate {
@@ -1597,15 +1605,16 @@ impl Text {
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
-        // The whole function first; then the lines around the frame, which start far below
-        // the header, so the function's card comes as a candidate of its own.
+        // The lines around the frame, which start far below the header, so the function's
+        // card comes as a candidate of its own; then (longer than two windows) the whole
+        // function.
         let code = candidates
             .iter()
             .find(|candidate| candidate.renderings.len() > 1)
             .expect("the frame's code");
-        assert_eq!(code.renderings[0].fidelity, Fidelity::Full);
-        assert!(code.renderings[0].body.starts_with("def handle(options):"));
-        let window = &code.renderings[1];
+        assert_eq!(code.renderings[1].fidelity, Fidelity::Full);
+        assert!(code.renderings[1].body.starts_with("def handle(options):"));
+        let window = &code.renderings[0];
         assert_eq!(window.fidelity, Fidelity::Full);
         assert!(window.body.starts_with("    x36 = 36\n"), "{}", window.body);
         assert!(window.body.contains("    x48 = 48\n"));
@@ -1625,9 +1634,10 @@ impl Text {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:5");
         assert_eq!(candidates.len(), 1);
-        assert!(candidates[0].renderings[1]
+        assert!(candidates[0].renderings[0]
             .body
             .starts_with("def handle(options):\n"));
+        assert!(candidates[0].renderings[0].body.lines().count() < 30);
     }
 
     #[test]
@@ -1666,6 +1676,27 @@ impl Text {
             .iter()
             .all(|rendering| rendering.fidelity != Fidelity::Full
                 || rendering.body.starts_with("def create(")));
+    }
+
+    #[test]
+    fn a_target_longer_than_two_windows_shows_its_window_before_its_whole_body() {
+        let filler: String = (0..80).map(|i| format!("    x{i} = {i}\n")).collect();
+        let source = format!(
+            "//- /db/query.py\ndef create(objs, batch_size=None):\n{filler}    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("create")[0];
+        let ranking = one_target(target, target.file);
+        let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &terms);
+        let code = with_reason(&expansion, "exact-name")
+            .into_iter()
+            .find(|candidate| candidate.renderings.len() > 1)
+            .expect("the target's code");
+        assert!(code.renderings[0].body.contains("batch_size <= 0"));
+        assert_eq!(code.renderings[0].body.lines().count(), 30);
+        assert!(code.renderings[1].body.starts_with("def create("));
+        assert_eq!(code.renderings[1].body.lines().count(), 84);
     }
 
     #[test]
