@@ -1,4 +1,5 @@
-//! Plain value types shared by every layer: file ids, byte ranges, line indexes.
+//! Plain value types shared by every layer: file ids, byte ranges, line indexes, and the text
+//! and path conventions they all read (the identifier at an offset, test and auxiliary paths).
 //!
 //! Invariant: depends on nothing else in the crate; offsets are UTF-8 byte offsets.
 
@@ -58,6 +59,25 @@ impl TextRange {
     pub fn as_usize(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
+}
+
+/// The identifier touching `offset` in `text` (a cursor right after a name still counts):
+/// letters, digits, `_` and `$`.
+pub fn identifier_at(text: &str, offset: u32) -> Option<TextRange> {
+    let offset = (offset as usize).min(text.len());
+    let is_ident = |ch: char| ch.is_alphanumeric() || ch == '_' || ch == '$';
+    let start = text[..offset]
+        .char_indices()
+        .rev()
+        .take_while(|(_, ch)| is_ident(*ch))
+        .last()
+        .map_or(offset, |(idx, _)| idx);
+    let end = text[offset..]
+        .char_indices()
+        .take_while(|(_, ch)| is_ident(*ch))
+        .last()
+        .map_or(offset, |(idx, ch)| offset + idx + ch.len_utf8());
+    (start < end).then(|| TextRange::new(start, end))
 }
 
 /// Directories of tests and what only tests use.
@@ -167,6 +187,18 @@ mod tests {
         assert_eq!(range(10, 20).gap(range(20, 30)), 0);
         assert_eq!(range(10, 20).gap(range(12, 14)), 0);
         assert_eq!(range(10, 20).gap(range(4, 4)), 6);
+    }
+
+    #[test]
+    fn identifier_at_cursor_inside_and_after_names() {
+        let text = "x = café_au(lait)";
+        let range = |offset| identifier_at(text, offset).map(|range| &text[range.as_usize()]);
+        assert_eq!(range(5), Some("café_au"));
+        assert_eq!(range(12), Some("café_au"));
+        assert_eq!(range(13), Some("lait"));
+        assert_eq!(range(2), None);
+        assert_eq!(range(17), Some("lait"));
+        assert_eq!(range(18), None);
     }
 
     #[test]

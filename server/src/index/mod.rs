@@ -10,6 +10,7 @@ mod dump;
 mod file;
 mod graph;
 mod navigate;
+mod references;
 mod resolve;
 mod symbols;
 pub mod walk;

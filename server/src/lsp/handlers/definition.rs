@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{GotoDefinitionParams, GotoDefinitionResponse};
 
-use super::identifier_at;
+use crate::base::identifier_at;
 use crate::lsp::dispatch::run_request;
 use crate::lsp::from_proto;
 use crate::lsp::state::Shared;
