@@ -92,11 +92,15 @@ impl Index {
     /// file of its package (directory) under the same root.
     fn visible_from(&self, def_file: FileId, acc: &mut FxHashSet<FileId>) {
         let graph = self.import_graph();
+        // The walk keeps its own visited set: a file already in `acc` (the file asked from,
+        // which is the definition's own when the cursor is on its name) still has importers.
+        let mut walked: FxHashSet<FileId> = FxHashSet::default();
         let mut stack = vec![def_file];
         while let Some(file) = stack.pop() {
-            if !acc.insert(file) {
+            if !walked.insert(file) {
                 continue;
             }
+            acc.insert(file);
             for importer in graph.importers(file) {
                 let through_barrel = self
                     .file(*importer)

@@ -1339,16 +1339,17 @@ fn references_include_the_declaration_only_when_asked() {
 }
 
 #[test]
-fn references_asked_on_the_definitions_own_name() {
-    // FIXME: the importers' uses (`shop/views.py`) are missing. The file asked from is marked
-    // visible before the definition's file is walked, and it is the same file, so the walk
-    // stops before it reaches the importers.
+fn references_asked_on_the_definitions_own_name_reach_its_importers() {
     check_references(
         &PYTHON_TOTAL
             .replace("tot$0al(items)", "total(items)")
             .replace("def total", "def to$0tal"),
         false,
-        &["shop/pricing.py:5:12 return total(items)"],
+        &[
+            "shop/pricing.py:5:12 return total(items)",
+            "shop/views.py:1:26 from shop.pricing import total",
+            "shop/views.py:4:12 return total(items)",
+        ],
     );
 }
 
