@@ -184,6 +184,144 @@ fn implementations_list_a_traits_impls_and_fail_with_exit_1_when_there_are_none(
 }
 
 #[test]
+fn references_print_a_grep_like_line_per_use_of_the_definition() {
+    let db = std::fs::read_to_string(fixture_repo("py_shop").join("shop/db.py")).unwrap();
+    let (line, col) = line_col_of(&db, "def conn$0ect(self)");
+    let out = run(&[
+        "references",
+        &format!("shop/db.py:{line}:{col}"),
+        "--root",
+        &py_shop(),
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let (decl_line, decl_col) = line_col_of(&db, "def $0connect(self)");
+    assert_eq!(
+        lines[0],
+        format!("shop/db.py:{decl_line}:{decl_col}  def connect(self) -> sqlite3.Connection:"),
+        "{out:#?}"
+    );
+    let (use_line, use_col) = line_col_of(&db, "self.$0connect().executescript(SCHEMA)");
+    assert!(
+        lines.contains(
+            &format!("shop/db.py:{use_line}:{use_col}  self.connect().executescript(SCHEMA)")
+                .as_str()
+        ),
+        "{out:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("tests/test_db.py:")),
+        "{out:#?}"
+    );
+    // `sqlite3.connect(...)` is the library's function.
+    assert!(!out.stdout.contains("sqlite3.connect("), "{out:#?}");
+    // Every line is `path:line:col  text`: the trimmed source line, with `connect` at the column.
+    for printed in &lines {
+        let (location, text) = printed
+            .split_once("  ")
+            .expect("two spaces after the location");
+        let mut parts = location.split(':');
+        let (path, line, col) = (
+            parts.next().unwrap(),
+            parts.next().unwrap().parse::<usize>().unwrap(),
+            parts.next().unwrap().parse::<usize>().unwrap(),
+        );
+        let source = std::fs::read_to_string(fixture_repo("py_shop").join(path)).unwrap();
+        let source_line = source.lines().nth(line - 1).unwrap();
+        assert_eq!(text, source_line.trim(), "{printed}");
+        let from_col: String = source_line.chars().skip(col - 1).collect();
+        assert!(from_col.starts_with("connect"), "{printed}");
+    }
+}
+
+#[test]
+fn references_json_counts_characters_and_leaves_out_the_declaration_when_asked() {
+    let repo = TempDir::new("references");
+    let helpers = "def helper():\n    return 1\n";
+    let main = "from app.helpers import helper\n\nlabel = \"héllo wörld ✓\" + str(helper())\n";
+    repo.write("app/helpers.py", helpers);
+    repo.write("app/main.py", main);
+    // A call of a `helper` this file neither defines nor imports: not a reference.
+    repo.write("other.py", "print(helper())\n");
+    let root = repo.path().display().to_string();
+    let (line, col) = line_col_of(helpers, "def hel$0per");
+    let location = format!("app/helpers.py:{line}:{col}");
+    let (import_line, import_col) = line_col_of(main, "import $0helper");
+    let (call_line, call_col) = line_col_of(main, "str($0helper())");
+    let reference = |path: &str, line: usize, col: usize, text: &str| {
+        serde_json::json!({
+            "path": path,
+            "line": line,
+            "column": col,
+            "end_line": line,
+            "end_column": col + "helper".len(),
+            "text": text,
+        })
+    };
+    let declaration = reference("app/helpers.py", 1, 5, "def helper():");
+    let uses = [
+        reference(
+            "app/main.py",
+            import_line,
+            import_col,
+            "from app.helpers import helper",
+        ),
+        reference(
+            "app/main.py",
+            call_line,
+            call_col,
+            "label = \"héllo wörld ✓\" + str(helper())",
+        ),
+    ];
+
+    let out = run(&["references", &location, "--root", &root, "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let mut expected = vec![declaration];
+    expected.extend(uses.iter().cloned());
+    assert_eq!(out.json(), serde_json::Value::from(expected));
+
+    let out = run(&[
+        "references",
+        &location,
+        "--root",
+        &root,
+        "--json",
+        "--no-declaration",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(out.json(), serde_json::Value::from(uses.to_vec()));
+
+    // No name at the position: exit 1 with a message, or an empty array with `--json`.
+    let blank = "app/main.py:2:1";
+    let out = run(&["references", blank, "--root", &root]);
+    assert_eq!(out.code, 1, "{out:#?}");
+    assert!(
+        out.stderr.contains("no reference found at app/main.py:2:1"),
+        "{out:#?}"
+    );
+    let out = run(&["references", blank, "--root", &root, "--json"]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(out.json(), serde_json::json!([]));
+
+    // Bad locations are usage errors.
+    let outside = TempDir::new("references-outside");
+    let outside_file = outside.write("elsewhere.py", "def helper():\n    pass\n");
+    for (location, message) in [
+        ("app/main.py:x:1".to_owned(), "expected PATH:LINE:COL"),
+        ("app/main.py:3".to_owned(), "expected PATH:LINE:COL"),
+        ("app/nope.py:1:1".to_owned(), "not an indexed file"),
+        (
+            format!("{}:1:5", outside_file.display()),
+            "not an indexed file",
+        ),
+    ] {
+        assert_usage_error(&["references", &location, "--root", &root], message);
+    }
+}
+
+#[test]
 fn definition_columns_count_characters_not_bytes() {
     let repo = TempDir::new("columns");
     let text = "def helper():\n    return 1\n\n\nlabel = \"héllo wörld ✓\" + str(helper())\n";

@@ -1,8 +1,9 @@
-//! The CLI's index, symbols, definition and outline commands.
+//! The CLI's index, symbols, definition, implementations, references and outline commands.
 //!
 //! Invariant: reads only under the given root (or the one file given to `outline`).
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use serde::Serialize;
 
 use super::RootArgs;
 use crate::base::{FileId, LineCol};
-use crate::index::{cache, FilePosition, Index, IndexConfig, NavTarget, SyntaxCache};
+use crate::index::{cache, FileData, FilePosition, Index, IndexConfig, NavTarget, SyntaxCache};
 use crate::languages::Language;
 use crate::syntax::{self, Def};
 
@@ -418,6 +419,53 @@ pub(super) fn implementations(location: &str, root: &RootArgs, json: bool) -> Re
     )
 }
 
+/// The index of the root and the position `location` (`PATH:LINE:COL`, 1-based, the column
+/// in characters as editors show them) names in it.
+fn index_at_location(location: &str, root: &RootArgs) -> Result<(Index, FilePosition), CliError> {
+    let (path, line, col) = parse_location(location)?;
+    let dir = resolve_root(root)?;
+    let (index, _) = build_index_at(&dir, root);
+    let file = file_for_cli_path(&index, &dir, Path::new(&path), None)?;
+    let data = index.file(file).expect("file id from the index");
+    let offset = char_position_offset(data, line - 1, col - 1);
+    Ok((index, FilePosition { file, offset }))
+}
+
+/// The byte offset of a zero-based line and character column, clamped to the line.
+fn char_position_offset(data: &FileData, line: u32, char_col: u32) -> u32 {
+    let line_start = data.line_index.line_start(line);
+    let line_end = data.line_index.line_end(line);
+    let line_text = &data.text[line_start as usize..line_end as usize];
+    let byte_col: usize = line_text
+        .chars()
+        .take(char_col as usize)
+        .map(char::len_utf8)
+        .sum();
+    data.line_index.offset(LineCol {
+        line,
+        col: byte_col as u32,
+    })
+}
+
+/// The one-based line and character column of a byte offset: [`char_position_offset`] the
+/// other way.
+fn char_position(data: &FileData, offset: u32) -> (u32, u32) {
+    let at = data.line_index.line_col(offset);
+    let line_start = data.line_index.line_start(at.line) as usize;
+    let char_col = data
+        .text
+        .get(line_start..line_start + at.col as usize)
+        .map_or(at.col as usize, |before| before.chars().count());
+    (at.line + 1, char_col as u32 + 1)
+}
+
+/// The text of a zero-based line, without its indentation and line end.
+fn line_text(data: &FileData, line: u32) -> &str {
+    let line_start = data.line_index.line_start(line) as usize;
+    let line_end = data.line_index.line_end(line) as usize;
+    data.text[line_start..line_end].trim()
+}
+
 /// The definitions `find` gives for the name at `location` (`PATH:LINE:COL`, 1-based), as
 /// lines or JSON; none found is a failure, saying no `what` was found.
 fn navigate(
@@ -427,25 +475,8 @@ fn navigate(
     find: fn(&Index, FilePosition) -> Vec<NavTarget>,
     what: &str,
 ) -> Result<(), CliError> {
-    let (path, line, col) = parse_location(location)?;
-    let dir = resolve_root(root)?;
-    let (index, _) = build_index_at(&dir, root);
-    let file = file_for_cli_path(&index, &dir, Path::new(&path), None)?;
-    let data = index.file(file).expect("file id from the index");
-    // Columns count characters, as editors show them.
-    let line_start = data.line_index.line_start(line - 1);
-    let line_end = data.line_index.line_end(line - 1);
-    let line_text = &data.text[line_start as usize..line_end as usize];
-    let byte_col: usize = line_text
-        .chars()
-        .take(col as usize - 1)
-        .map(char::len_utf8)
-        .sum();
-    let offset = data.line_index.offset(LineCol {
-        line: line - 1,
-        col: byte_col as u32,
-    });
-    let targets = find(&index, FilePosition { file, offset });
+    let (index, position) = index_at_location(location, root)?;
+    let targets = find(&index, position);
     let out: Vec<LocationOut> = targets
         .iter()
         .filter_map(|target| {
@@ -478,6 +509,68 @@ fn navigate(
             text,
             "{}:{}:{}  {} {}  `{}`",
             target.path, target.line, target.column, target.kind, target.name, target.signature
+        )
+        .unwrap();
+    }
+    super::emit(&text);
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct ReferenceOut {
+    path: String,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    /// The line the reference starts on, trimmed.
+    text: String,
+}
+
+/// The references to the name at `location` (`PATH:LINE:COL`, 1-based; see
+/// [`Index::references`]), with its declaration unless `include_declaration` is false, as
+/// `path:line:col  line text` lines (grep's shape, 1-based, columns in characters) or JSON;
+/// none found is a failure, as for `definition`.
+pub(super) fn references(
+    location: &str,
+    root: &RootArgs,
+    json: bool,
+    include_declaration: bool,
+) -> Result<(), CliError> {
+    let (index, position) = index_at_location(location, root)?;
+    let Ok(references) =
+        index.references(position, include_declaration, || Ok::<(), Infallible>(()));
+    let out: Vec<ReferenceOut> = references
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|(file, range)| {
+            let data = index.file(*file)?;
+            let (line, column) = char_position(data, range.start);
+            let (end_line, end_column) = char_position(data, range.end);
+            Some(ReferenceOut {
+                path: data.path.to_string(),
+                line,
+                column,
+                end_line,
+                end_column,
+                text: line_text(data, line - 1).to_owned(),
+            })
+        })
+        .collect();
+    if json {
+        return print_json(&out);
+    }
+    if out.is_empty() {
+        return Err(CliError::Failed(format!(
+            "no reference found at {location}"
+        )));
+    }
+    let mut text = String::new();
+    for reference in &out {
+        writeln!(
+            text,
+            "{}:{}:{}  {}",
+            reference.path, reference.line, reference.column, reference.text
         )
         .unwrap();
     }

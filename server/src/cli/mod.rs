@@ -1,5 +1,5 @@
 //! The command-line interface: `serve` (the language server), `index`, `symbols`,
-//! `definition`, `outline`, `bench`.
+//! `definition`, `implementations`, `references`, `outline`, `context`, `bench`.
 //!
 //! Invariant: bad arguments and missing paths print a message on stderr and exit with 2;
 //! human output by default, stable JSON with `--json`.
@@ -32,10 +32,13 @@ struct Cli {
 /// A name's position in a file, for the commands that navigate from it.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PositionArgs {
+    /// The file (relative to the root, or absolute), the 1-based line and the 1-based column
+    /// in characters.
     #[arg(value_name = "PATH:LINE:COL")]
     location: String,
     #[command(flatten)]
     root: RootArgs,
+    /// Print a JSON array.
     #[arg(long)]
     json: bool,
 }
@@ -81,6 +84,15 @@ enum Command {
     /// The implementations of the type or method named at PATH:LINE:COL: the types that
     /// extend or implement it, or the overrides of the method.
     Implementations(PositionArgs),
+    /// The references to the name at PATH:LINE:COL in the files that can see its definition,
+    /// one `path:line:col  line` per reference (its declaration included).
+    References {
+        #[command(flatten)]
+        at: PositionArgs,
+        /// Leave out the declaration of the name.
+        #[arg(long)]
+        no_declaration: bool,
+    },
     /// Print the definitions of one file as a tree.
     Outline {
         path: PathBuf,
@@ -187,6 +199,9 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Some(Command::Definition(at)) => commands::definition(&at.location, &at.root, at.json),
         Some(Command::Implementations(at)) => {
             commands::implementations(&at.location, &at.root, at.json)
+        }
+        Some(Command::References { at, no_declaration }) => {
+            commands::references(&at.location, &at.root, at.json, !no_declaration)
         }
         Some(Command::Outline { path, json }) => commands::outline(&path, json),
         Some(Command::Context {
