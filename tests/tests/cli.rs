@@ -431,6 +431,41 @@ fn bad_arguments_exit_with_2_and_say_why_on_stderr() {
     assert_usage_error(&[], "no command given");
 }
 
+#[test]
+fn a_line_past_the_end_of_the_file_is_a_usage_error_for_every_position_command() {
+    let repo = TempDir::new("past-the-end");
+    repo.write(
+        "app.py",
+        "def helper():\n    return 1\n\n\nvalue = helper\nprint(helper())\n",
+    );
+    let root = repo.path().display().to_string();
+    for command in ["definition", "implementations", "references"] {
+        assert_usage_error(
+            &[command, "app.py:8:1", "--root", &root],
+            "line 8 is past the end of app.py (7 lines)",
+        );
+        assert_usage_error(
+            &[command, "app.py:8:1", "--root", &root, "--json"],
+            "line 8 is past the end of app.py",
+        );
+    }
+    // The empty line after the last line end is a line, as editors show it.
+    let out = run(&["references", "app.py:7:1", "--root", &root, "--json"]);
+    assert_eq!(
+        (out.code, out.json()),
+        (0, serde_json::json!([])),
+        "{out:#?}"
+    );
+    // A column past the end of a line is its end: on `helper` in `value = helper`, not on
+    // `print` at the start of the next line.
+    let out = run(&["references", "app.py:5:99", "--root", &root]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert_eq!(
+        out.stdout,
+        "app.py:1:5  def helper():\napp.py:5:9  value = helper\napp.py:6:7  print(helper())\n"
+    );
+}
+
 /// A scratch repo with one good file and one file of each kind discovery must skip.
 #[cfg(unix)]
 #[test]

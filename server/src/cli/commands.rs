@@ -420,22 +420,32 @@ pub(super) fn implementations(location: &str, root: &RootArgs, json: bool) -> Re
 }
 
 /// The index of the root and the position `location` (`PATH:LINE:COL`, 1-based, the column
-/// in characters as editors show them) names in it.
+/// in characters as editors show them) names in it; a line past the end of the file is a
+/// usage error, a column past the end of its line is its end.
 fn index_at_location(location: &str, root: &RootArgs) -> Result<(Index, FilePosition), CliError> {
     let (path, line, col) = parse_location(location)?;
     let dir = resolve_root(root)?;
     let (index, _) = build_index_at(&dir, root);
     let file = file_for_cli_path(&index, &dir, Path::new(&path), None)?;
     let data = index.file(file).expect("file id from the index");
+    let n_lines = data.line_index.n_lines();
+    if line > n_lines {
+        return Err(CliError::Usage(format!(
+            "line {line} is past the end of {path} ({n_lines} lines)"
+        )));
+    }
     let offset = char_position_offset(data, line - 1, col - 1);
     Ok((index, FilePosition { file, offset }))
 }
 
-/// The byte offset of a zero-based line and character column, clamped to the line.
+/// The byte offset of a zero-based line and character column, clamped to the end of the line
+/// (before its line end: a column past it is not on the next line).
 fn char_position_offset(data: &FileData, line: u32, char_col: u32) -> u32 {
     let line_start = data.line_index.line_start(line);
     let line_end = data.line_index.line_end(line);
     let line_text = &data.text[line_start as usize..line_end as usize];
+    let line_text = line_text.strip_suffix('\n').unwrap_or(line_text);
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
     let byte_col: usize = line_text
         .chars()
         .take(char_col as usize)
