@@ -352,6 +352,36 @@ fn definition_columns_count_characters_not_bytes() {
     assert_eq!(targets[0]["name"], "helper", "{targets:#}");
     assert_eq!(targets[0]["line"], 1, "{targets:#}");
     assert_eq!(targets[0]["column"], 5, "{targets:#}");
+
+    // A definition after multi-byte characters on its line is printed at its character
+    // column too.
+    let ts = "const label = \"héllo ✓\"; export function helper() { return 1 }\nhelper();\n";
+    repo.write("app.ts", ts);
+    let (def_line, def_col) = line_col_of(ts, "function $0helper");
+    let (call_line, call_col) = line_col_of(ts, "\n$0helper();");
+    let out = run(&[
+        "definition",
+        &format!("app.ts:{call_line}:{call_col}"),
+        "--root",
+        &root,
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let targets = out.json();
+    assert_eq!(targets[0]["line"], def_line, "{targets:#}");
+    assert_eq!(targets[0]["column"], def_col, "{targets:#}");
+    let printed = run(&[
+        "definition",
+        &format!("app.ts:{call_line}:{call_col}"),
+        "--root",
+        &root,
+    ]);
+    assert!(
+        printed
+            .stdout
+            .starts_with(&format!("app.ts:{def_line}:{def_col}  ")),
+        "{printed:#?}"
+    );
 }
 
 #[test]

@@ -492,14 +492,14 @@ fn navigate(
         .filter_map(|target| {
             let data = index.file(target.file)?;
             let def = index.def(target.def)?;
-            let start = data.line_index.line_col(target.name_range.start);
-            let end = data.line_index.line_col(target.range.end);
+            let (line, column) = char_position(data, target.name_range.start);
+            let (end_line, end_column) = char_position(data, target.range.end);
             Some(LocationOut {
                 path: data.path.to_string(),
-                line: start.line + 1,
-                column: start.col + 1,
-                end_line: end.line + 1,
-                end_column: end.col + 1,
+                line,
+                column,
+                end_line,
+                end_column,
                 name: def.name.to_string(),
                 kind: def.kind.name(),
                 container: data.syntax.container_path(def),
