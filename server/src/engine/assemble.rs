@@ -587,16 +587,17 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
             });
             order.extend(in_section);
         } else {
+            // Each card once, before the first of the items it introduces.
+            let mut placed: FxHashSet<usize> = FxHashSet::default();
             for &pos in &in_section {
                 if in_section.iter().any(|&lines| introduces(pos, lines)) {
                     continue;
                 }
-                order.extend(
-                    in_section
-                        .iter()
-                        .copied()
-                        .filter(|&card| introduces(card, pos)),
-                );
+                for &card in &in_section {
+                    if introduces(card, pos) && placed.insert(card) {
+                        order.push(card);
+                    }
+                }
                 order.push(pos);
             }
         }
@@ -691,7 +692,7 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
 mod tests {
     use super::{assemble, AssembleInput, Assembly};
     use crate::base::FileId;
-    use crate::engine::items::{compact, full, Candidate, Fidelity};
+    use crate::engine::items::{compact, full, lines, Candidate, Fidelity};
     use crate::engine::{ContextRequest, Engine, Format, Section};
     use crate::index::Index;
 
@@ -957,6 +958,42 @@ def close_connection(conn):
         assert_eq!(
             paths(&[callee, matched], Some(best)).0,
             vec!["shop/pool.py".to_owned()]
+        );
+    }
+
+    #[test]
+    fn a_long_callers_card_comes_once_before_the_lines_around_each_call() {
+        let body: String = (0..80).map(|i| format!("    step_{i} = {i}\n")).collect();
+        let (index, _) = crate::index::tests::index_fixture(&format!(
+            "//- /app/loader.py\ndef build_graph(graph):\n{body}    return graph\n"
+        ));
+        let def = index.defs_named("build_graph")[0];
+        // A caller of two targets: its card, and the lines around each call.
+        let candidate = |score, rendering| Candidate {
+            section: Section::Callers,
+            file: def.file,
+            def: Some(def),
+            symbol: Some("build_graph".to_owned()),
+            kind: None,
+            score,
+            reasons: Vec::new(),
+            named: false,
+            of: None,
+            renderings: vec![rendering],
+        };
+        let candidates = [
+            candidate(0.5, lines(&index, def.file, 20, 24)),
+            candidate(0.5, compact(&index, def)),
+            candidate(0.4, lines(&index, def.file, 60, 64)),
+        ];
+        let assembly = assembled(&index, &candidates, [0, 0, 1, 0, 0], 2000, None);
+        let order: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
+        assert_eq!(order, [1, 0, 2], "{}", assembly.text);
+        assert_eq!(
+            assembly.text.matches("def build_graph(graph)\n").count(),
+            1,
+            "{}",
+            assembly.text
         );
     }
 
