@@ -716,6 +716,28 @@ mod tests {
         })
     }
 
+    /// A candidate showing `def` one way, in a section.
+    fn shown_as(
+        index: &Index,
+        def: crate::index::DefId,
+        section: Section,
+        score: f32,
+        rendering: crate::engine::items::Rendering,
+    ) -> Candidate {
+        Candidate {
+            section,
+            file: def.file,
+            def: Some(def),
+            symbol: index.def(def).map(|data| data.name.to_string()),
+            kind: None,
+            score,
+            reasons: Vec::new(),
+            named: false,
+            of: None,
+            renderings: vec![rendering],
+        }
+    }
+
     #[test]
     fn a_card_gives_way_to_the_code_it_sums_up() {
         let (index, _) = crate::index::tests::index_fixture(
@@ -729,18 +751,8 @@ def execute(sql, params):
 "#,
         );
         let def = index.defs_named("execute")[0];
-        let candidate = |section, score, rendering| Candidate {
-            section,
-            file: def.file,
-            def: Some(def),
-            symbol: Some("execute".to_owned()),
-            kind: None,
-            score,
-            reasons: Vec::new(),
-            named: false,
-            of: None,
-            renderings: vec![rendering],
-        };
+        let candidate =
+            |section, score, rendering| shown_as(&index, def, section, score, rendering);
         let candidates = [
             candidate(Section::Callers, 0.5, full(&index, def)),
             candidate(Section::Definitions, 1.0, compact(&index, def)),
@@ -969,18 +981,8 @@ def close_connection(conn):
         ));
         let def = index.defs_named("build_graph")[0];
         // A caller of two targets: its card, and the lines around each call.
-        let candidate = |score, rendering| Candidate {
-            section: Section::Callers,
-            file: def.file,
-            def: Some(def),
-            symbol: Some("build_graph".to_owned()),
-            kind: None,
-            score,
-            reasons: Vec::new(),
-            named: false,
-            of: None,
-            renderings: vec![rendering],
-        };
+        let candidate =
+            |score, rendering| shown_as(&index, def, Section::Callers, score, rendering);
         let candidates = [
             candidate(0.5, lines(&index, def.file, 20, 24)),
             candidate(0.5, compact(&index, def)),

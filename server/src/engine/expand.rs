@@ -1640,18 +1640,30 @@ impl Text {
         assert!(candidates[0].renderings[0].body.lines().count() < 30);
     }
 
-    #[test]
-    fn a_long_target_can_show_the_lines_that_hold_the_tasks_words() {
-        let filler: String = (0..50).map(|i| format!("    x{i} = {i}\n")).collect();
-        // `create` spans lines 1-56; the batch size check is on lines 52-53.
+    /// A fixture whose `create` has `filler` lines before its batch size check, with the
+    /// ranking that targets it.
+    fn long_create(filler: usize) -> (Index, Ranking) {
+        let filler: String = (0..filler).map(|i| format!("    x{i} = {i}\n")).collect();
         let source = format!(
             "//- /db/query.py\ndef create(objs, batch_size=None):\n{filler}    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n\ndef other():\n    return 1\n"
         );
         let (index, _) = crate::index::tests::index_fixture(&source);
         let target = index.defs_named("create")[0];
         let ranking = one_target(target, target.file);
+        (index, ranking)
+    }
+
+    /// A fix's expansion with the words of `long_create`'s check.
+    fn batch_size_fix(index: &Index, ranking: &Ranking) -> Expansion {
         let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &terms);
+        expand(index, ranking, IntentKind::BugFix, false, &[], &terms)
+    }
+
+    #[test]
+    fn a_long_target_can_show_the_lines_that_hold_the_tasks_words() {
+        // `create` spans lines 1-56; the batch size check is on lines 52-53.
+        let (index, ranking) = long_create(50);
+        let expansion = batch_size_fix(&index, &ranking);
         let candidates = with_reason(&expansion, "exact-name");
         let code = candidates
             .iter()
@@ -1680,15 +1692,8 @@ impl Text {
 
     #[test]
     fn a_target_longer_than_two_windows_shows_its_window_before_its_whole_body() {
-        let filler: String = (0..80).map(|i| format!("    x{i} = {i}\n")).collect();
-        let source = format!(
-            "//- /db/query.py\ndef create(objs, batch_size=None):\n{filler}    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n"
-        );
-        let (index, _) = crate::index::tests::index_fixture(&source);
-        let target = index.defs_named("create")[0];
-        let ranking = one_target(target, target.file);
-        let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &terms);
+        let (index, ranking) = long_create(80);
+        let expansion = batch_size_fix(&index, &ranking);
         let code = with_reason(&expansion, "exact-name")
             .into_iter()
             .find(|candidate| candidate.renderings.len() > 1)
