@@ -195,6 +195,13 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         if token.is_empty() || token.len() > 200 {
             continue;
         }
+        // A member called on a call's result (`email` in `z.string().email()`): code, though
+        // written in lower case.
+        let at = raw.as_ptr() as usize - query.as_ptr() as usize;
+        if raw.starts_with('.') && query[..at].ends_with(')') && is_identifier_like(token) {
+            add_mention(&mut res, token, true);
+            continue;
+        }
         if let Some((_, ext)) = token.rsplit_once('.') {
             if PATH_EXTENSIONS.contains(&ext)
                 && (token.contains('/')
@@ -741,6 +748,15 @@ mod tests {
             .map(|m| m.text)
             .collect();
         assert_eq!(mentions, ["$ZodNumber", "$scope.apply"]);
+        // A member called on a call's result is code, though in lower case; a sentence's
+        // next word after a parenthesis is not.
+        let mentions: Vec<String> =
+            analyze("z.string().email() rejects a plus sign (in the local part). then fails")
+                .mentions
+                .into_iter()
+                .map(|m| m.text)
+                .collect();
+        assert_eq!(mentions, ["z.string", "email"]);
     }
 
     #[test]
