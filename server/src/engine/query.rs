@@ -196,9 +196,10 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             continue;
         }
         // A member called on a call's result (`email` in `z.string().email()`): code, though
-        // written in lower case.
+        // written in lower case (not a Go trace's `(*MemoryStore).Set`, whose parentheses
+        // hold a receiver's type).
         let at = raw.as_ptr() as usize - query.as_ptr() as usize;
-        if raw.starts_with('.') && query[..at].ends_with(')') && is_identifier_like(token) {
+        if raw.starts_with('.') && follows_call(&query[..at]) && is_identifier_like(token) {
             add_mention(&mut res, token, true);
             continue;
         }
@@ -315,6 +316,32 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
     });
     res
+}
+
+/// Whether `before` ends with a call: a name, then parentheses (`z.string()`,
+/// `find(x, y)`).
+fn follows_call(before: &str) -> bool {
+    if !before.ends_with(')') {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (at, ch) in before.char_indices().rev() {
+        match ch {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return before[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$');
+                }
+            }
+            '\n' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The query's tokens (split at whitespace and at punctuation that never belongs to an
@@ -757,6 +784,9 @@ mod tests {
                 .map(|m| m.text)
                 .collect();
         assert_eq!(mentions, ["z.string", "email"]);
+        assert!(follows_call("app.use(compose(a, b))"));
+        assert!(!follows_call("store.(*MemoryStore)"));
+        assert!(!follows_call("(see above)"));
     }
 
     #[test]
