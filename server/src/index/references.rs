@@ -5,7 +5,7 @@
 //!
 //! Invariant: no LSP types; offsets are bytes; answers are sorted and without duplicates.
 
-use super::{module_name, parent_dir, FilePosition, Index};
+use super::{module_name, FilePosition, Index};
 use crate::base::{identifier_at, FileId, FxHashSet, TextRange};
 use crate::languages::Language;
 
@@ -116,15 +116,11 @@ impl Index {
             return;
         };
         if data.lang == Language::Go {
-            let dir = parent_dir(&data.path);
-            for (file, other) in self.files() {
-                if other.root == data.root
-                    && other.lang == Language::Go
-                    && parent_dir(&other.path) == dir
-                {
-                    acc.insert(file);
-                }
-            }
+            acc.extend(
+                self.resolution()
+                    .modules
+                    .go_package_files(data.root, &data.path),
+            );
         }
     }
 }
