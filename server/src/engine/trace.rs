@@ -32,28 +32,17 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
     let lines: Vec<&str> = text.lines().collect();
     for (idx, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
-        // JS: `at fn (path:line:col)` or `at path:line:col`.
-        if let Some(rest) = trimmed.strip_prefix("at ") {
-            let (function, location) = match rest.rfind(" (") {
-                Some(open) if rest.ends_with(')') => (
-                    Some(rest[..open].trim().to_owned()),
-                    &rest[open + 2..rest.len() - 1],
-                ),
-                _ => (None, rest),
-            };
+        if let Some((function, location)) = js_location(trimmed) {
             if let Some((path, line_no)) = path_line(location) {
                 frames.push(TraceFrame {
                     path,
                     line: line_no,
-                    function,
+                    function: function.map(str::to_owned),
                 });
                 continue;
             }
         }
-        // Rust panic message: `panicked at src/x.rs:88:9:`.
-        if let Some(pos) = trimmed.find("panicked at ") {
-            let location = trimmed[pos + "panicked at ".len()..].trim_end_matches(':');
-            let location = location.split([' ', ',']).next().unwrap_or(location);
+        if let Some(location) = panic_location(trimmed) {
             if let Some((path, line_no)) = path_line(location) {
                 frames.push(TraceFrame {
                     path,
@@ -63,14 +52,7 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
                 continue;
             }
         }
-        // Go goroutine dumps: a function line followed by `\t/path/file.go:57 +0x1d`;
-        // Rust backtraces: `  3: crate::f` followed by `at ./src/x.rs:10:5`.
-        if line.starts_with('\t') || trimmed.starts_with("at ") {
-            let location = trimmed
-                .trim_start_matches("at ")
-                .split(' ')
-                .next()
-                .unwrap_or("");
+        if let Some(location) = backtrace_location(line) {
             if let Some((path, line_no)) = path_line(location) {
                 let function = idx
                     .checked_sub(1)
@@ -116,20 +98,43 @@ pub fn is_frame_location(line: &str) -> bool {
     if let Some(rest) = trimmed.strip_prefix("File \"") {
         return rest.contains("\", line ");
     }
-    let location = if let Some(rest) = trimmed.strip_prefix("at ") {
-        match rest.rfind(" (") {
-            Some(open) if rest.ends_with(')') => &rest[open + 2..rest.len() - 1],
-            _ => rest.split(' ').next().unwrap_or(rest),
+    [
+        js_location(trimmed).map(|(_, location)| location),
+        panic_location(trimmed),
+        backtrace_location(line),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|location| path_line(location).is_some())
+}
+
+/// A JavaScript frame's function and location: `at fn (path:line:col)` or
+/// `at path:line:col`.
+fn js_location(trimmed: &str) -> Option<(Option<&str>, &str)> {
+    let rest = trimmed.strip_prefix("at ")?;
+    Some(match rest.rfind(" (") {
+        Some(open) if rest.ends_with(')') => {
+            (Some(rest[..open].trim()), &rest[open + 2..rest.len() - 1])
         }
-    } else if let Some(pos) = trimmed.find("panicked at ") {
-        let rest = trimmed[pos + "panicked at ".len()..].trim_end_matches(':');
-        rest.split([' ', ',']).next().unwrap_or(rest)
-    } else if line.starts_with('\t') {
-        trimmed.split(' ').next().unwrap_or(trimmed)
-    } else {
-        return false;
-    };
-    path_line(location).is_some()
+        _ => (None, rest),
+    })
+}
+
+/// A Rust panic message's location: `panicked at src/x.rs:88:9:`.
+fn panic_location(trimmed: &str) -> Option<&str> {
+    let pos = trimmed.find("panicked at ")?;
+    let location = trimmed[pos + "panicked at ".len()..].trim_end_matches(':');
+    location.split([' ', ',']).next()
+}
+
+/// A backtrace's location line, below the function's: a Go goroutine dump's
+/// `\t/path/file.go:57 +0x1d`, a Rust backtrace's `at ./src/x.rs:10:5`.
+fn backtrace_location(line: &str) -> Option<&str> {
+    let trimmed = line.trim();
+    if !(line.starts_with('\t') || trimmed.starts_with("at ")) {
+        return None;
+    }
+    trimmed.trim_start_matches("at ").split(' ').next()
 }
 
 /// Python tracebacks list the outermost call first; reverse them.
