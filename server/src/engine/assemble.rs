@@ -8,7 +8,7 @@
 use super::items::{line_span, Candidate, Fidelity, Rendering, Section};
 use super::render::{self, Block, Format};
 use crate::base::{FileId, FxHashMap, FxHashSet};
-use crate::index::Index;
+use crate::index::{DefId, Index};
 use rayon::prelude::*;
 
 /// A chosen item: one of its candidate's renderings, its block and exact token count.
@@ -560,14 +560,8 @@ fn unnamed_card_files(input: &AssembleInput<'_>, chosen: &[Chosen]) -> FxHashSet
 fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
     let candidates = input.candidates;
     let file_of = |pos: usize| candidates[chosen[pos].candidate_idx].file;
-    let introduces = |card: usize, lines: usize| {
-        let def = candidates[chosen[card].candidate_idx].def;
-        card != lines
-            && def.is_some()
-            && def == candidates[chosen[lines].candidate_idx].def
-            && chosen[card].rendering(candidates).fidelity == Fidelity::Compact
-            && chosen[lines].rendering(candidates).fidelity != Fidelity::Compact
-    };
+    let def_of = |pos: usize| candidates[chosen[pos].candidate_idx].def;
+    let is_card = |pos: usize| chosen[pos].rendering(candidates).fidelity == Fidelity::Compact;
     let mut order = Vec::with_capacity(chosen.len());
     for section in Section::ALL {
         let mut in_section: Vec<usize> = (0..chosen.len())
@@ -587,18 +581,32 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
             });
             order.extend(in_section);
         } else {
-            // Each card once, before the first of the items it introduces.
-            let mut placed: FxHashSet<usize> = FxHashSet::default();
+            // The cards of the definitions also shown as lines, each placed once, right
+            // before the first of those lines.
+            let shown_as_lines: FxHashSet<DefId> = in_section
+                .iter()
+                .filter(|pos| !is_card(**pos))
+                .filter_map(|pos| def_of(*pos))
+                .collect();
+            let mut cards: FxHashMap<DefId, Vec<usize>> = FxHashMap::default();
             for &pos in &in_section {
-                if in_section.iter().any(|&lines| introduces(pos, lines)) {
-                    continue;
-                }
-                for &card in &in_section {
-                    if introduces(card, pos) && placed.insert(card) {
-                        order.push(card);
+                match def_of(pos) {
+                    Some(def) if is_card(pos) && shown_as_lines.contains(&def) => {
+                        cards.entry(def).or_default().push(pos);
                     }
+                    _ => {}
                 }
-                order.push(pos);
+            }
+            for &pos in &in_section {
+                match def_of(pos) {
+                    // Placed with the lines.
+                    Some(def) if is_card(pos) && shown_as_lines.contains(&def) => {}
+                    Some(def) => {
+                        order.extend(cards.remove(&def).unwrap_or_default());
+                        order.push(pos);
+                    }
+                    None => order.push(pos),
+                }
             }
         }
     }

@@ -618,7 +618,7 @@ impl Expander<'_> {
                 }
                 _ => u32::MAX,
             };
-            (callable, if callable { distance } else { 0 })
+            (callable, distance)
         });
         members.truncate(siblings);
         for (rank, member) in members.into_iter().enumerate() {
@@ -744,8 +744,8 @@ impl Expander<'_> {
                     .min()
                     .unwrap_or(0)
             };
-            let mut outline: Vec<(u32, DefId)> = (0..data.syntax.defs.len() as u32)
-                .map(|idx| DefId { file, idx })
+            let mut outline: Vec<(u32, DefId)> = index
+                .file_defs(file)
                 .filter(|def| !self.carded.contains(def))
                 .filter_map(|def| {
                     index

@@ -243,10 +243,8 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             res.thrown.push(name.to_owned());
         }
     }
-    let thrown = std::mem::take(&mut res.thrown);
     res.mentions
-        .sort_by_key(|mention| !thrown.contains(&mention.text));
-    res.thrown = thrown;
+        .sort_by_key(|mention| !res.thrown.contains(&mention.text));
     for opener in openers {
         if !inner.contains(&opener) && !res.opening_only.contains(&opener) {
             res.opening_only.push(opener);
@@ -316,6 +314,12 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
     });
     res
+}
+
+/// The name a qualified name ends with (`prepare_value` in `Field.prepare_value`,
+/// `ConnectError` in `httpx.ConnectError`).
+pub fn last_segment(name: &str) -> &str {
+    name.rsplit(['.', ':']).next().unwrap_or(name)
 }
 
 /// Whether `before` ends with a call: a name, then parentheses (`z.string()`,
@@ -472,7 +476,7 @@ fn new_names(query: &str) -> FxHashSet<&str> {
                     .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
                     .trim_end_matches(['.', ':'])
                     .trim_end_matches("()");
-                let last = name.split(['.', ':']).next_back().unwrap_or(name);
+                let last = last_segment(name);
                 // Code, not prose (`rename it to match the server`): written as code, or
                 // in backticks.
                 let code = looks_like_code(last)

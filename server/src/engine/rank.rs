@@ -7,7 +7,7 @@
 
 use super::intent::IntentKind;
 use super::items::def_lines;
-use super::query::{compound_candidates, flag_relatives, name_forms, QueryAnalysis};
+use super::query::{compound_candidates, flag_relatives, last_segment, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
 use super::text::{
     agent_nouns, for_each_path_word, for_each_word, identifier_terms, normalize_name, stem, term,
@@ -714,17 +714,15 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
         let moved = function
             .filter(|_| !enclosing.iter().any(named))
             .and_then(|_| {
-                (0..data.syntax.defs.len() as u32)
-                    .map(|idx| DefId { file, idx })
+                let line = TextRange {
+                    start: offset,
+                    end: offset,
+                };
+                index
+                    .file_defs(file)
                     .filter(|def| named(def))
                     .filter(|def| index.def(*def).is_some_and(|d| d.kind.is_callable()))
-                    .min_by_key(|def| {
-                        let line = TextRange {
-                            start: offset,
-                            end: offset,
-                        };
-                        index.def(*def).expect("live def").range.gap(line)
-                    })
+                    .min_by_key(|def| index.def(*def).expect("live def").range.gap(line))
             });
         if let Some(def) = moved {
             targets.defs.push((def, reason));
@@ -738,7 +736,7 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
     // The exception a trace ends with is what went wrong: its class, when the repository
     // defines it (not a builtin's `ValueError`) and the name is not common to many types.
     for name in &analysis.thrown {
-        let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+        let last = last_segment(name);
         let types = types_named(index, last);
         if (1..=MAX_THROWN_TYPES).contains(&types.len()) {
             for def in types {
@@ -852,8 +850,8 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
             } else {
                 holders
             };
-            containers.dedup();
             order_same_name(index, &mut containers);
+            containers.dedup();
             for def in containers.into_iter().take(2) {
                 named
                     .fuzzy
@@ -914,7 +912,7 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
     // done, or the sibling it must not collide with); elsewhere it is another definition.
     let target_files: FxHashSet<FileId> = named.exact.iter().map(|(def, _)| def.file).collect();
     for name in &analysis.new_names {
-        let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+        let last = last_segment(name);
         for def in index.defs_named(last) {
             if target_files.contains(&def.file) {
                 named.fuzzy.push((*def, format!("renamed-to:{name}")));
@@ -1072,39 +1070,35 @@ fn word_pair_names(input: &RankInput<'_>) -> Candidates {
 
 /// Single words of the task that are names of a few definitions (`printer`, `parsing` ->
 /// `parse`).
+/// Names as the task's words are kept: lower-cased and stemmed (`ZodObject` -> `zodobject`).
+fn as_words<'a>(names: impl Iterator<Item = &'a String>) -> FxHashSet<String> {
+    names.map(|name| stem(&name.to_lowercase())).collect()
+}
+
 fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
     let analysis = input.analysis;
     let mut found: Candidates = Vec::new();
     let mut seen_words = FxHashSet::default();
     // The names written as tools of the change (`raise InvalidURL`): their definitions are
     // not looked up again as words that are names.
-    let tool_names: FxHashSet<String> = analysis
-        .mentions
-        .iter()
-        .filter(|mention| mention.used)
-        .filter_map(|mention| mention.segments.last())
-        .map(|name| stem(&name.to_lowercase()))
-        .collect();
+    let tool_names = as_words(
+        analysis
+            .mentions
+            .iter()
+            .filter(|mention| mention.used)
+            .filter_map(|mention| mention.segments.last()),
+    );
     // Nor the names a rename gives.
-    let new_names: FxHashSet<String> = analysis
-        .new_names
-        .iter()
-        .map(|name| stem(&name.to_lowercase()))
-        .collect();
+    let new_names = as_words(analysis.new_names.iter());
     // Nor the qualifiers of qualified names (`ZodObject` in `ZodObject.strict`): they say
     // whose member is meant, and count as its container (see `named_targets`), not as
     // targets of their own, whose callers the answer would list.
-    let qualifiers: FxHashSet<String> = analysis
-        .mentions
-        .iter()
-        .flat_map(|mention| {
-            mention
-                .segments
-                .split_last()
-                .map_or(&[][..], |(_, rest)| rest)
-        })
-        .map(|name| stem(&name.to_lowercase()))
-        .collect();
+    let qualifiers = as_words(analysis.mentions.iter().flat_map(|mention| {
+        mention
+            .segments
+            .split_last()
+            .map_or(&[][..], |(_, rest)| rest)
+    }));
     for (word, term) in analysis.content_words.iter().zip(&analysis.content_terms) {
         if word.len() < 3 || !seen_words.insert(word.clone()) {
             continue;

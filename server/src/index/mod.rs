@@ -553,6 +553,14 @@ impl Index {
             })
     }
 
+    /// Every definition of a file, in file order.
+    pub fn file_defs(&self, file: FileId) -> impl Iterator<Item = DefId> + '_ {
+        let n_defs = self
+            .file(file)
+            .map_or(0, |data| data.syntax.defs.len() as u32);
+        (0..n_defs).map(move |idx| DefId { file, idx })
+    }
+
     /// The definitions at the top of a file (no enclosing definition), in file order.
     pub fn top_level_defs(&self, file: FileId) -> impl Iterator<Item = DefId> + '_ {
         self.defs_in(file, None)
