@@ -101,6 +101,9 @@ const MAX_OPENING_TYPES: usize = 2;
 /// A file's score adds up its best candidates' own evidence with these weights: a file where
 /// several definitions match the task is a likelier target than one with a single match.
 const FILE_EVIDENCE_WEIGHTS: [f32; 3] = [1.0, 0.7, 0.4];
+/// How many of the task's words on either side of a word may name its container (see
+/// `members_of_named_containers`).
+const CONTAINER_WORDS_REACH: usize = 2;
 /// Words found in more than this share of files are too common to name a target.
 const COMMON_WORD_FILE_SHARE: f32 = 0.25;
 
@@ -627,6 +630,11 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     fusion.add_list(W_PATH, &mentioned.defs, Found::Located);
     fusion.add_list(W_COMPOUND, &word_pair_names(input), Found::ByName);
     fusion.add_list(W_WORD_NAME, &words_that_are_names(input), Found::ByName);
+    fusion.add_list(
+        W_COMPOUND,
+        &members_of_named_containers(input),
+        Found::ByName,
+    );
     let bm25_list: Candidates = input
         .search
         .search_defs(&analysis.terms, 60)
@@ -1132,6 +1140,78 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
         order_same_name(input.index, &mut defs);
         for def in defs.into_iter().take(3) {
             found.push((def, format!("word-is-name:{word}")));
+        }
+    }
+    found
+}
+
+/// Members named by one of the task's words whose container the other words name, as a
+/// qualified name in words (`the app context is pushed` -> `AppContext.push`, `the
+/// request's timeout` -> `Request.timeout`). The container makes a common member name
+/// specific, so the word's frequency does not rule it out.
+fn members_of_named_containers(input: &RankInput<'_>) -> Candidates {
+    let analysis = input.analysis;
+    let words = &analysis.content_words;
+    let mut found: Candidates = Vec::new();
+    // A name written as code (`handleSet` in a trace frame) is looked up as written (see
+    // `named_targets`), with the qualifier written beside it.
+    let written = as_words(
+        analysis
+            .mentions
+            .iter()
+            .flat_map(|mention| mention.segments.iter()),
+    );
+    let mut seen_words = FxHashSet::default();
+    for (at, word) in words.iter().enumerate() {
+        if word.len() < 3
+            || analysis.opening_only.contains(word)
+            || written.contains(word.as_str())
+            || !seen_words.insert(word)
+        {
+            continue;
+        }
+        // The container is named by the words beside it: a pair as one identifier, or one
+        // word. Words further away belong to other phrases of the task.
+        let others: Vec<String> = words
+            .iter()
+            .enumerate()
+            .skip(at.saturating_sub(CONTAINER_WORDS_REACH))
+            .take(2 * CONTAINER_WORDS_REACH + 1)
+            .filter(|(other, other_word)| *other != at && *other_word != word)
+            .map(|(_, other_word)| other_word.clone())
+            .collect();
+        let containers: FxHashSet<String> = compound_candidates(&others)
+            .into_iter()
+            .chain(
+                others
+                    .iter()
+                    .filter(|w| w.len() >= 3)
+                    .flat_map(|w| name_forms(w)),
+            )
+            .collect();
+        let Some(defs) = name_forms(word)
+            .iter()
+            .map(|form| input.search.defs_normalized(&normalize_name(form)))
+            .find(|defs| !defs.is_empty())
+        else {
+            continue;
+        };
+        let mut members: Vec<DefId> = defs
+            .into_iter()
+            .filter(|def| {
+                input
+                    .index
+                    .container_name(*def)
+                    .is_some_and(|container| containers.contains(&normalize_name(container)))
+            })
+            .collect();
+        if members.is_empty() || members.len() > MAX_PER_NAME {
+            continue;
+        }
+        order_same_name(input.index, &mut members);
+        for def in members {
+            let container = input.index.container_name(def).unwrap_or_default();
+            found.push((def, format!("member-in-words:{container}.{word}")));
         }
     }
     found
@@ -1921,6 +2001,48 @@ def drain():
             })
             .collect();
         assert_eq!(containers, ["gin.go:Engine"]);
+    }
+
+    #[test]
+    fn a_member_whose_container_the_other_words_name_is_named_by_them() {
+        let (index, search) = indexed(
+            r#"
+//- /src/ctx.py
+class AppContext:
+    def push(self): self.stack.append(self)
+    def pop(self): self.stack.pop()
+//- /src/queue.py
+class Queue:
+    def push(self, item): self.items.append(item)
+//- /src/app.py
+class App:
+    def run(self): pass
+"#,
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "where is the app context pushed",
+            IntentKind::UsageExploration,
+        );
+        let position = |container: &str| {
+            ranking.defs.iter().position(|ranked| {
+                &*index.def(ranked.def).unwrap().name == "push"
+                    && index.container_name(ranked.def) == Some(container)
+            })
+        };
+        let pushed = &ranking.defs[position("AppContext").unwrap()];
+        assert!(pushed
+            .reasons
+            .contains(&"member-in-words:AppContext.push".to_owned()));
+        // The queue's `push` has no container in the task's words.
+        if let Some(queue) = position("Queue") {
+            assert!(position("AppContext") < Some(queue));
+            assert!(!ranking.defs[queue]
+                .reasons
+                .iter()
+                .any(|reason| reason.starts_with("member-in-words")));
+        }
     }
 
     #[test]
