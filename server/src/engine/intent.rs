@@ -144,6 +144,11 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "will not", 1.5),
     (IntentKind::BugFix, "wrongly", 2.0),
     (IntentKind::BugFix, "invalid", 1.0),
+    // A declarative third person reports what the code does wrong (`Json rejects a body
+    // with a charset`); the imperative (`reject empty names`) asks for a feature.
+    (IntentKind::BugFix, "rejects", 2.0),
+    (IntentKind::BugFix, "throws", 1.5),
+    (IntentKind::BugFix, "ignores", 1.5),
     (IntentKind::TestWriting, "test", 2.0),
     (IntentKind::TestWriting, "tests", 2.5),
     (IntentKind::TestWriting, "unit test", 3.0),
@@ -647,6 +652,19 @@ mod tests {
         assert_eq!(
             kind_of("the config parser cannot read a file with a BOM"),
             IntentKind::BugFix
+        );
+        // A declarative third person reports a fault; the imperative asks for a feature.
+        assert_eq!(
+            kind_of("Json extractor rejects a body with charset in the content type"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("parse_duration throws on an empty string"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("reject names longer than 64 characters in the form"),
+            IntentKind::Implementation
         );
         assert_eq!(
             kind_of("where is MemStore::new called"),
