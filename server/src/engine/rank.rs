@@ -196,7 +196,8 @@ pub struct RankInput<'a> {
     pub pinned: &'a [FileId],
 }
 
-/// Orders definitions of one name: non-test, exported, shorter paths first.
+/// Orders definitions of one name: non-test, exported, not a field, not a trait's `impl`,
+/// shorter paths first.
 fn order_same_name(index: &Index, defs: &mut [DefId]) {
     defs.sort_by_cached_key(|def_id| {
         let def = index.def(*def_id);
@@ -207,7 +208,10 @@ fn order_same_name(index: &Index, defs: &mut [DefId]) {
         (
             index.is_test_def(*def_id),
             def.is_some_and(|d| !d.exported),
-            def.is_some_and(|d| d.kind == crate::languages::DefKind::Field),
+            def.is_some_and(|d| d.kind == DefKind::Field),
+            // A trait's `impl` for a type says how it fits another interface; the type's own
+            // definition and methods come first.
+            def.is_some_and(|d| d.kind == DefKind::Impl && !d.bases.is_empty()),
             path.len(),
             path,
             def_id.idx,
@@ -2043,6 +2047,37 @@ class App:
                 .iter()
                 .any(|reason| reason.starts_with("member-in-words")));
         }
+    }
+
+    #[test]
+    fn a_types_own_impl_ranks_above_its_trait_impls() {
+        let (index, _) = indexed(
+            r#"
+//- /src/router.rs
+use std::fmt;
+impl fmt::Debug for Router {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str("Router") }
+}
+impl Router {
+    pub fn route(mut self, path: &str) -> Self { self.routes.push(path.into()); self }
+}
+pub struct Router { routes: Vec<String> }
+"#,
+        );
+        let mut defs = index.defs_named("Router").to_vec();
+        order_same_name(&index, &mut defs);
+        let order: Vec<String> = defs
+            .iter()
+            .map(|def| index.def(*def).unwrap().signature.to_string())
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "pub struct Router",
+                "impl Router",
+                "impl fmt::Debug for Router"
+            ],
+        );
     }
 
     #[test]
