@@ -13,7 +13,7 @@ use super::text::{
     agent_nouns, for_each_path_word, for_each_word, identifier_terms, normalize_name, stem, term,
 };
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
-use crate::index::{file_stem, module_name, DefId, Index, MatchTier};
+use crate::index::{file_stem, module_name, DefId, FilePosition, Index, MatchTier};
 use crate::languages::DefKind;
 
 /// Reciprocal-rank-fusion constant: small, so the head of each list dominates.
@@ -407,6 +407,61 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
     list
 }
 
+/// At most this many uses of a receiver's member are looked at to read the receiver's type.
+const MAX_RECEIVER_SITES: usize = 128;
+/// Enough uses agreeing on one definition.
+const ENOUGH_RECEIVER_VOTES: usize = 8;
+
+/// The definition that a member on a receiver the task writes means where the code writes
+/// the same (`c.json` in handlers whose `c` is a `Context` is `Context.json`): the
+/// definition among `candidates` that most of the uses of `qualifier.member` resolving to
+/// exactly one of them resolve to, when at least two do and two thirds of them agree.
+fn member_as_used(
+    index: &Index,
+    qualifier: &str,
+    member: &str,
+    candidates: &[DefId],
+) -> Option<DefId> {
+    // `self.x` and `this.x` mean the type of the code they are written in, which the
+    // task does not show.
+    if candidates.len() < 2 || GENERIC_RECEIVERS.contains(&qualifier) {
+        return None;
+    }
+    let mut votes: FxHashMap<DefId, usize> = FxHashMap::default();
+    let (mut sites, mut resolved) = (0, 0);
+    // The code outside tests first: it declares its types more often than tests do.
+    let mut files = index.files_referencing(member).to_vec();
+    files.sort_by_key(|file| is_test_file(index, *file));
+    for (file, data, reference) in index.references_named(&files, member) {
+        let Some(receiver) = reference.receiver else {
+            continue;
+        };
+        let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
+        if last_segment(receiver_text) != qualifier {
+            continue;
+        }
+        let position = FilePosition {
+            file,
+            offset: reference.range.start,
+        };
+        // No guess among all the definitions of the name: only what the receiver says.
+        if let [target] = index.goto_definition_within(position, 0).as_slice() {
+            if candidates.contains(&target.def) {
+                *votes.entry(target.def).or_default() += 1;
+                resolved += 1;
+            }
+        }
+        sites += 1;
+        if sites >= MAX_RECEIVER_SITES || resolved >= ENOUGH_RECEIVER_VOTES {
+            break;
+        }
+    }
+    let (best, n) = votes
+        .into_iter()
+        .max_by_key(|(def, n)| (*n, std::cmp::Reverse(*def)))?;
+    (n >= 2 && 3 * n >= 2 * resolved).then_some(best)
+}
+
 /// The types named `name`.
 fn types_named(index: &Index, name: &str) -> Vec<DefId> {
     index
@@ -793,6 +848,8 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
             exact = index.defs_named_ignore_case(last);
         }
         let mut unresolved_qualifier = false;
+        // How the uses of a receiver's member in the code chose its definition.
+        let mut as_used: Option<String> = None;
         if mention.segments.len() > 1 {
             let qualifier = &mention.segments[mention.segments.len() - 2];
             // The qualifier names the container or module (`Session.send`, `utils.quote`), or
@@ -837,8 +894,14 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
                 .collect();
             if !qualified.is_empty() {
                 exact = qualified;
+            } else if let Some(def) = member_as_used(index, qualifier, last, &exact) {
+                // `c.json` where the code writes it: `c` is a `Context` there.
+                exact = vec![def];
+                as_used = index
+                    .container_name(def)
+                    .map(|container| format!("receiver-as-used:{}~{container}", mention.text));
             } else {
-                // `res.app`, `c.json`: a receiver the index cannot type.
+                // `res.app`: a receiver the index cannot type.
                 unresolved_qualifier = true;
             }
             // The qualifier itself (the class of a method) is context too: the type holding
@@ -894,7 +957,9 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
                 &mut named.exact
             };
             for def in exact.into_iter().take(MAX_PER_NAME) {
-                let reason = if n_exact == 1 {
+                let reason = if let Some(as_used) = &as_used {
+                    as_used.clone()
+                } else if n_exact == 1 {
                     "exact-name".to_owned()
                 } else {
                     format!("exact-name:{last}")
@@ -2078,6 +2143,60 @@ pub struct Router { routes: Vec<String> }
                 "impl fmt::Debug for Router"
             ],
         );
+    }
+
+    #[test]
+    fn a_receivers_member_means_what_the_code_writing_it_resolves_to() {
+        let (index, search) = indexed(
+            r#"
+//- /src/context.ts
+export class Context {
+  json(value: unknown) { return new Response(JSON.stringify(value)) }
+}
+//- /src/request.ts
+export class HonoRequest {
+  json() { return this.raw.json() }
+}
+//- /src/handlers.ts
+import { Context } from './context'
+export const list = (c: Context) => c.json([])
+export const show = (c: Context) => c.json({})
+export const fail = (c: Context) => c.json({ error: true })
+"#,
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "c.json() sets the wrong header",
+            IntentKind::BugFix,
+        );
+        let named: Vec<(Option<&str>, &Vec<String>)> = ranking
+            .defs
+            .iter()
+            .filter(|ranked| &*index.def(ranked.def).unwrap().name == "json")
+            .map(|ranked| (index.container_name(ranked.def), &ranked.reasons))
+            .collect();
+        assert_eq!(named[0].0, Some("Context"), "{named:?}");
+        assert!(named[0]
+            .1
+            .contains(&"receiver-as-used:c.json~Context".to_owned()));
+        // The request's `json` is not named.
+        assert!(named
+            .iter()
+            .all(|(container, reasons)| *container == Some("Context")
+                || !reasons.iter().any(|reason| reason.starts_with("exact-name")
+                    || reason.starts_with("receiver-as-used"))));
+        // Where no use says what `r` is, `r.json` may mean either.
+        let ranking = rank_task(
+            &index,
+            &search,
+            "r.json() sets the wrong header",
+            IntentKind::BugFix,
+        );
+        assert!(!ranking.defs.iter().any(|ranked| ranked
+            .reasons
+            .iter()
+            .any(|reason| reason.starts_with("receiver-as-used"))));
     }
 
     #[test]
