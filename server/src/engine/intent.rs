@@ -149,6 +149,11 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "rejects", 2.0),
     (IntentKind::BugFix, "throws", 1.5),
     (IntentKind::BugFix, "ignores", 1.5),
+    // A value that is nobody's answer (`header() returns undefined for a header set twice`).
+    (IntentKind::BugFix, "returns undefined", 2.0),
+    (IntentKind::BugFix, "returns null", 2.0),
+    (IntentKind::BugFix, "returns nil", 2.0),
+    (IntentKind::BugFix, "returns none", 2.0),
     (IntentKind::TestWriting, "test", 2.0),
     (IntentKind::TestWriting, "tests", 2.5),
     (IntentKind::TestWriting, "unit test", 3.0),
@@ -660,6 +665,10 @@ mod tests {
         );
         assert_eq!(
             kind_of("parse_duration throws on an empty string"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("c.req.header() returns undefined for a header set twice"),
             IntentKind::BugFix
         );
         assert_eq!(
