@@ -148,6 +148,7 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     // with a charset`); the imperative (`reject empty names`) asks for a feature.
     (IntentKind::BugFix, "rejects", 2.0),
     (IntentKind::BugFix, "throws", 1.5),
+    (IntentKind::BugFix, "raises", 1.5),
     (IntentKind::BugFix, "ignores", 1.5),
     // A value that is nobody's answer (`header() returns undefined for a header set twice`).
     (IntentKind::BugFix, "returns undefined", 2.0),
@@ -669,6 +670,10 @@ mod tests {
         );
         assert_eq!(
             kind_of("c.req.header() returns undefined for a header set twice"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("the form field clean method raises for empty values"),
             IntentKind::BugFix
         );
         assert_eq!(
