@@ -150,11 +150,22 @@ fn code(
     let is_container = index
         .def(def)
         .is_some_and(|def_data| def_data.kind.is_container());
+    let lines = def_lines(index, def);
     let mut renderings = Vec::new();
-    if def_lines(index, def) <= MAX_FULL_LINES || !is_container {
+    if lines <= MAX_FULL_LINES || !is_container {
         renderings.push(full(index, def));
     }
-    renderings.extend(standard(index, def, MAX_MEMBERS));
+    // A long container shows its members' signatures before its whole code, as a long
+    // function shows its relevant lines first: the members the task is about come as
+    // targets of their own.
+    let at = if is_container && lines >= 2 * FOCUS_WINDOW_LINES {
+        0
+    } else {
+        renderings.len()
+    };
+    if let Some(card) = standard(index, def, MAX_MEMBERS) {
+        renderings.insert(at, card);
+    }
     renderings.push(compact(index, def));
     def_candidate(index, def, section, score, reasons, renderings)
 }
@@ -1416,6 +1427,33 @@ mod tests {
             &target(false, false),
             IntentKind::DefinitionLookup
         ));
+    }
+
+    #[test]
+    fn a_long_containers_members_come_before_its_whole_code() {
+        let mut long = String::from("//- /app/store.py\nclass Store:\n");
+        for n in 0..35 {
+            long.push_str(&format!("    def get_{n}(self):\n        return {n}\n"));
+        }
+        long.push_str("class Small:\n    def one(self):\n        return 1\n");
+        let (index, _) = crate::index::tests::index_fixture(&long);
+        let fidelities = |name: &str| -> Vec<Fidelity> {
+            let def = index.defs_named(name)[0];
+            code(&index, def, Section::Code, 1.0, Vec::new())
+                .renderings
+                .iter()
+                .map(|rendering| rendering.fidelity)
+                .collect()
+        };
+        // 71 lines: the members' signatures first, the whole code if they do not fit.
+        assert_eq!(
+            fidelities("Store"),
+            [Fidelity::Standard, Fidelity::Full, Fidelity::Compact]
+        );
+        assert_eq!(
+            fidelities("Small"),
+            [Fidelity::Full, Fidelity::Standard, Fidelity::Compact]
+        );
     }
 
     #[test]
