@@ -1457,6 +1457,37 @@ mod tests {
     }
 
     #[test]
+    fn a_run_of_functions_of_one_name_is_one_member_of_a_standard_card() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /app/cli.py
+from typing import overload
+class Command:
+    @overload
+    def main(self, args: list[str]) -> None: ...
+    @overload
+    def main(self, args: None = None) -> None: ...
+    def main(self, args=None):
+        return args
+    def invoke(self, ctx):
+        return ctx
+"#,
+        );
+        let def = index.defs_named("Command")[0];
+        let card = standard(&index, def, MAX_MEMBERS).unwrap();
+        let lines: Vec<&str> = card.body.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                "  4: def main(self, args: list[str]) -> None (+2 of this name)",
+                "  9: def invoke(self, ctx)"
+            ],
+            "{}",
+            card.body
+        );
+    }
+
+    #[test]
     fn a_call_on_a_value_of_unknown_type_is_of_the_method_its_file_sees() {
         let (index, _) = crate::index::tests::index_fixture(
             r#"

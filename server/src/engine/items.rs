@@ -210,18 +210,30 @@ pub fn compact_with(index: &Index, def: DefId, with_doc: bool) -> Rendering {
 pub fn standard(index: &Index, def: DefId, max_members: usize) -> Option<Rendering> {
     let data = index.file(def.file)?;
     let mut rendering = compact(index, def);
-    let members: Vec<&crate::syntax::Def> = index
-        .members(def)
-        .filter_map(|member| index.def(member))
-        .collect();
+    // A run of functions of one name (`@overload` stubs, TypeScript overload signatures, a
+    // property's getter and setter) is one member: its first signature, with how many more
+    // follow.
+    let mut members: Vec<(&crate::syntax::Def, usize)> = Vec::new();
+    for member in index.members(def).filter_map(|member| index.def(member)) {
+        match members.last_mut() {
+            Some((first, more)) if first.name == member.name && member.kind.is_callable() => {
+                *more += 1;
+            }
+            _ => members.push((member, 0)),
+        }
+    }
     if members.is_empty() {
         return None;
     }
-    for member in members.iter().take(max_members) {
+    for (member, more) in members.iter().take(max_members) {
         let line = data.line_index.line_col(member.name_range.start).line + 1;
+        let more = match more {
+            0 => String::new(),
+            n => format!(" (+{n} of this name)"),
+        };
         rendering
             .body
-            .push_str(&format!("  {line}: {}\n", member.signature));
+            .push_str(&format!("  {line}: {}{more}\n", member.signature));
     }
     if members.len() > max_members {
         rendering.body.push_str(&format!(
