@@ -814,10 +814,25 @@ impl Index {
             .all(|def| def.range.contains_inclusive(offset))
     }
 
-    /// The binding of the member `field` of the types named `type_name`, with its file: a
-    /// member binding inside one of them (a field, `self.field = Foo()`), or a binding in its
-    /// body outside its methods (a Python class attribute).
+    /// The binding of the member `field` of the types named `type_name`, with its file: its
+    /// own (see [`Self::own_member_binding`]), else that of the nearest type it extends or
+    /// embeds that binds it (`self.json` in a subclass of the class whose `__init__` sets it,
+    /// Go's `l.Logger` promoted from an embedded struct).
     fn member_binding(&self, type_name: &str, field: &str) -> Option<(FileId, &Binding)> {
+        if let Some(found) = self.own_member_binding(type_name, field) {
+            return Some(found);
+        }
+        let first = self.bases_of_types_named(&[type_name.into()], &mut FxHashSet::default());
+        self.ancestors_from(type_name, first)
+            .iter()
+            .flatten()
+            .find_map(|base| self.own_member_binding(base, field))
+    }
+
+    /// The binding of the member `field` declared by the types named `type_name` themselves,
+    /// with its file: a member binding inside one of them (a field, `self.field = Foo()`), or
+    /// a binding in its body outside its methods (a Python class attribute).
+    fn own_member_binding(&self, type_name: &str, field: &str) -> Option<(FileId, &Binding)> {
         for def_id in self.defs_named(type_name) {
             let Some(def) = self.def(*def_id).filter(|def| def.kind.is_type()) else {
                 continue;

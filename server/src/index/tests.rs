@@ -699,6 +699,16 @@ fn a_go_receiver_is_typed_by_its_method_receiver_and_struct_fields() {
     check_definitions_exactly(literal, &["handler.go:Client.Serve"]);
 }
 
+#[test]
+fn a_field_declared_in_a_base_types_the_receiver_in_a_subtype() {
+    // flask: `self.json.dumps` in `Flask(App)`, whose `json` `App.__init__` sets.
+    let python = "//- /app/json.py\nclass Provider:\n    def dumps(self, obj):\n        pass\nclass Tagger:\n    def dumps(self, obj):\n        pass\n//- /app/base.py\nfrom app.json import Provider\nclass Base:\n    def __init__(self):\n        self.json: Provider = Provider()\n//- /app/app.py\nfrom app.base import Base\nclass App(Base):\n    def run(self):\n        self.json.du$0mps(1)\n";
+    check_definitions_exactly(python, &["app/json.py:Provider.dumps"]);
+    // chi: `l.Logger.Print` on a struct embedding the one that declares `Logger`.
+    let go = "//- /go.mod\nmodule example.com/log\n//- /log.go\npackage log\n\ntype Printer interface {\n\tPrint(v string)\n}\n\ntype testPrinter struct{}\n\nfunc (testPrinter) Print(v string) {}\n\ntype Formatter struct {\n\tLogger Printer\n}\n\ntype entry struct {\n\t*Formatter\n\tbuf string\n}\n\nfunc (l *entry) Write() {\n\tl.Logger.Pri$0nt(l.buf)\n}\n";
+    check_definitions_exactly(go, &["log.go:Printer.Print"]);
+}
+
 /// Two TypeScript classes with a method of the same name, for receivers to tell apart.
 const TS_POOL_AND_LOCK: &str =
     "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
