@@ -22,6 +22,18 @@
         operand: (composite_literal type: (_) @type))
     ])) @binding.local
 
+; A type assertion says the type: `c, ok := v.(*Context)`, `c = pool.Get().(*Context)`,
+; `var c = v.(*Context)`.
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list . (type_assertion_expression type: (_) @type))) @binding.local
+(assignment_statement
+  left: (expression_list . (identifier) @name)
+  right: (expression_list . (type_assertion_expression type: (_) @type))) @binding.local
+(var_spec
+  name: (identifier) @name
+  value: (expression_list . (type_assertion_expression type: (_) @type))) @binding.local
+
 ; Struct fields, for `s.field.Method()`.
 (field_declaration
   name: (field_identifier) @name

@@ -709,6 +709,20 @@ fn a_field_declared_in_a_base_types_the_receiver_in_a_subtype() {
     check_definitions_exactly(go, &["log.go:Printer.Print"]);
 }
 
+#[test]
+fn a_go_type_assertion_types_the_variable_it_is_assigned_to() {
+    // chi: `rctx, _ := r.Context().Value(RouteCtxKey).(*Context)`, then `rctx.Routes`.
+    let types = "//- /go.mod\nmodule example.com/srv\n//- /context.go\npackage srv\n\ntype Context struct {\n\tRoutes Routes\n}\n\nfunc (x *Context) Reset() {}\n\ntype Routes interface {\n\tRoutes() []string\n}\n\ntype Writer struct{}\n\nfunc (w *Writer) Reset() {}\n";
+    let declared = format!("{types}//- /mux.go\npackage srv\n\nfunc serve(v any) {{\n\trctx, _ := v.(*Context)\n\trctx.Res$0et()\n}}\n");
+    check_definitions_exactly(&declared, &["context.go:Context.Reset"]);
+    let field = format!("{types}//- /mux.go\npackage srv\n\nfunc serve(v any) {{\n\trctx, _ := v.(*Context)\n\trctx.Rou$0tes = nil\n}}\n");
+    check_definitions_exactly(&field, &["context.go:Context.Routes"]);
+    let assigned = format!("{types}//- /mux.go\npackage srv\n\nfunc serve(v any, p Pool) {{\n\tvar rctx *Writer\n\trctx = p.Get().(*Context)\n\trctx.Res$0et()\n}}\n");
+    check_definitions_exactly(&assigned, &["context.go:Context.Reset"]);
+    let var = format!("{types}//- /mux.go\npackage srv\n\nfunc serve(v any) {{\n\tvar rctx = v.(*Context)\n\trctx.Res$0et()\n}}\n");
+    check_definitions_exactly(&var, &["context.go:Context.Reset"]);
+}
+
 /// Two TypeScript classes with a method of the same name, for receivers to tell apart.
 const TS_POOL_AND_LOCK: &str =
     "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
