@@ -70,7 +70,8 @@
   body: (declaration_list
     (associated_type) @definition.type @exported))
 
-; `impl` blocks are named by the implementing type: `Foo` for `impl<T> Display for Foo<T>`.
+; `impl` blocks are named by the implementing type: `Foo` for `impl<T> Display for Foo<T>`,
+; `str` for `impl T for &'static str`.
 ; Other self types (`[T]`, `dyn Trait`) keep their text (the fallback comes last and
 ; yields to the specific pattern).
 (impl_item
@@ -81,6 +82,9 @@
     (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
     (reference_type type: (type_identifier) @name)
     (reference_type type: (generic_type type: (type_identifier) @name))
+    ; `impl IntoResponse for &'static str`: the methods of `"OK"`.
+    (primitive_type) @name
+    (reference_type type: (primitive_type) @name)
   ]
   body: (declaration_list) @body) @definition.impl
 (impl_item

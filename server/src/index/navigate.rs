@@ -173,6 +173,13 @@ impl Index {
             if self.defs_named(name).len() > max_guesses {
                 return Vec::new();
             }
+            // A member the repository cannot hold is not guessed at among those it does.
+            if let Some(receiver) = reference.receiver {
+                let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
+                if self.members_are_outside(pos.file, pos.offset, receiver_text) {
+                    return Vec::new();
+                }
+            }
             res = self.ranked_global(pos.file, name, reference.receiver.is_some());
             res.retain(|def| self.shares_names(pos.file, def.file));
         }
@@ -225,12 +232,7 @@ impl Index {
                     if let Some(bound) =
                         self.receiver_type(file, reference.range.start, receiver_text)
                     {
-                        if bound.chars().count() > 2
-                            && !self.defines_type(&bound)
-                            && !self
-                                .imports_binding(file, &bound)
-                                .any(|in_repository| in_repository)
-                        {
+                        if self.is_outside_type(file, &bound) {
                             return self.held_by_another_type(def, &bound);
                         }
                     }
@@ -298,6 +300,41 @@ impl Index {
                     .resolve(self, file, import)
                     .is_empty()
             })
+    }
+
+    /// Whether `qualifier` (`http`, `a.b`) names in `file` a module imported from outside the
+    /// repository: the imports that bind it, or its first segment, resolve to none of its files.
+    fn is_outside_module(&self, file: FileId, qualifier: &str) -> bool {
+        let first_segment = qualifier.split('.').next().unwrap_or(qualifier);
+        [qualifier, first_segment].into_iter().any(|name| {
+            let mut bindings = self.imports_binding(file, name).peekable();
+            bindings.peek().is_some() && bindings.all(|in_repository| !in_repository)
+        })
+    }
+
+    /// Whether a value whose bindings say it is a `bound` in `file` is of a type from outside
+    /// the repository: one it does not define, nor imports from its own modules under another
+    /// name (names of one or two letters are taken for type parameters, which stand for any
+    /// type).
+    fn is_outside_type(&self, file: FileId, bound: &str) -> bool {
+        bound.chars().count() > 2
+            && !self.defines_type(bound)
+            && !self
+                .imports_binding(file, bound)
+                .any(|in_repository| in_repository)
+    }
+
+    /// Whether the members of `receiver` at `offset` in `file` are known to be none of the
+    /// repository's: a literal's (`", ".join`), a module's imported from outside it
+    /// (`errors.New`), or a value's of a type from outside it (`r.Context()` with
+    /// `r *http.Request`).
+    fn members_are_outside(&self, file: FileId, offset: u32, receiver: &str) -> bool {
+        let receiver = receiver.trim();
+        literal_type(receiver).is_some()
+            || self.is_outside_module(file, receiver)
+            || self
+                .receiver_type(file, offset, receiver)
+                .is_some_and(|bound| self.is_outside_type(file, &bound))
     }
 
     /// Whether `def` is a member of a type (or impl) other than `type_name`.
@@ -510,6 +547,11 @@ impl Index {
         if self.module_members(file, receiver, name, acc) {
             return;
         }
+        // `"OK".into_response()`: a member of a literal's builtin type.
+        if let Some(builtin) = literal_type(receiver) {
+            self.members_of_type(file, builtin, name, acc);
+            return;
+        }
         // `x.name`, `self.field.name`: the type bindings give the receiver.
         if let Some(type_name) = self.receiver_type(file, offset, receiver) {
             self.members_of_type(file, &type_name, name, acc);
@@ -715,6 +757,13 @@ impl Index {
             self.returned_type(self.defs_named(&binding.type_name).iter().copied())
         } else if &*binding.type_name == "Self" {
             self.enclosing_type_name(file, binding.name.start)
+        } else if let Some(qualifier) = binding
+            .qualifier
+            .as_deref()
+            .filter(|qualifier| self.is_outside_module(file, qualifier))
+        {
+            // `*http.Request`: not a type of the repository, whatever it defines.
+            Some(format!("{qualifier}.{}", binding.type_name))
         } else {
             Some(binding.type_name.to_string())
         }

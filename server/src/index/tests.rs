@@ -723,6 +723,36 @@ fn a_go_type_assertion_types_the_variable_it_is_assigned_to() {
     check_definitions_exactly(&var, &["context.go:Context.Reset"]);
 }
 
+#[test]
+fn a_member_of_a_value_of_a_type_from_outside_the_repository_is_not_guessed() {
+    let chi = "//- /go.mod\nmodule example.com/srv\n//- /context.go\npackage srv\n\ntype Context struct{}\n\nfunc (x *Context) Reset() {}\n\ntype Mux struct{}\n\nfunc (mx *Mux) Get(pattern string) {}\n\nfunc (mx *Mux) ServeHTTP() {}\n\nfunc New() {}\n//- /_examples/main.go\npackage main\n\ntype Handler func() error\n\nfunc (h Handler) ServeHTTP() {}\n";
+    // chi: `r.Context()` with `r *http.Request` is not chi's `Context` struct, and
+    // `mx.pool.Get()` with `pool sync.Pool` is not `Mux.Get`.
+    let request = format!("{chi}//- /mux.go\npackage srv\n\nimport \"net/http\"\n\nfunc serve(r *http.Request) {{\n\tr.Cont$0ext()\n}}\n");
+    check_definitions_exactly(&request, &[]);
+    let field = format!("{chi}//- /mux.go\npackage srv\n\nimport \"sync\"\n\ntype Router struct {{\n\tpool *sync.Pool\n}}\n\nfunc (rt *Router) serve() {{\n\trt.pool.G$0et()\n}}\n");
+    check_definitions_exactly(&field, &[]);
+    // `next http.Handler` is not the `Handler` an example program declares.
+    let qualified = format!("{chi}//- /mux.go\npackage srv\n\nimport \"net/http\"\n\nfunc wrap(next http.Handler) {{\n\tnext.Serve$0HTTP()\n}}\n");
+    check_definitions_exactly(&qualified, &[]);
+    // `errors.New` is the standard library's.
+    let package = format!("{chi}//- /mw/compress.go\npackage mw\n\nimport \"errors\"\n\nfunc f() error {{\n\treturn errors.N$0ew(\"x\")\n}}\n");
+    check_definitions_exactly(&package, &[]);
+    // axum: a literal's members are its builtin type's, which the repository may implement
+    // a trait for.
+    let literal = "//- /src/response.rs\npub trait IntoResponse {\n    fn into_response(self) -> u16;\n}\nimpl IntoResponse for &'static str {\n    fn into_response(self) -> u16 { 200 }\n}\npub struct Json;\nimpl IntoResponse for Json {\n    fn into_response(self) -> u16 { 200 }\n}\n//- /src/lib.rs\nfn ok() -> u16 {\n    \"OK\".into_resp$0onse()\n}\n";
+    check_definitions_exactly(literal, &["src/response.rs:str.into_response"]);
+    check_definitions_exactly(
+        "//- /app/text.py\nclass Sep:\n    def join(self, items):\n        pass\n//- /app/main.py\ndef f(names):\n    return ', '.jo$0in(names)\n",
+        &[],
+    );
+    // A value of unknown type is still guessed at.
+    let unknown = format!(
+        "{chi}//- /mux.go\npackage srv\n\nfunc serve() {{\n\tx := make()\n\tx.Res$0et()\n}}\n"
+    );
+    check_definitions_exactly(&unknown, &["context.go:Context.Reset"]);
+}
+
 /// Two TypeScript classes with a method of the same name, for receivers to tell apart.
 const TS_POOL_AND_LOCK: &str =
     "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";

@@ -63,6 +63,7 @@ struct BindingBuilder {
     call: bool,
     type_name: Option<(usize, Box<str>)>,
     held: Option<Box<str>>,
+    qualifier: Option<Box<str>>,
 }
 
 /// Extracts definitions, imports, references and issues from a parsed file.
@@ -500,6 +501,7 @@ fn extract_range(
                 member: builder.member,
                 call: builder.call,
                 held: builder.held,
+                qualifier: builder.qualifier,
             })
         })
         .collect();
@@ -804,10 +806,12 @@ impl<'tree> Found<'_, '_, 'tree> {
         let (Some(name_node), Some((type_node, call))) = (self.name, typed_by) else {
             return;
         };
-        let type_name = binding_type_name(&self.text[type_node.byte_range()]);
+        let type_text = &self.text[type_node.byte_range()];
+        let type_name = binding_type_name(type_text);
         if type_name.is_empty() {
             return;
         }
+        let qualifier = (!call).then(|| binding_qualifier(type_text)).flatten();
         let held = self
             .query_match
             .captures()
@@ -821,12 +825,14 @@ impl<'tree> Found<'_, '_, 'tree> {
             call,
             type_name: None,
             held: None,
+            qualifier: None,
         });
         if self.takes_precedence(builder.type_name.as_ref().map(|(set, _)| *set)) {
             builder.type_name = Some((self.query_match.pattern_index, type_name.into()));
             builder.member = member;
             builder.call = call;
             builder.held = held.map(Into::into);
+            builder.qualifier = qualifier.map(Into::into);
         }
     }
 }
@@ -1135,18 +1141,42 @@ fn type_name(text: &str) -> &str {
 /// forward reference), `dyn` or `impl`, then its last path segment (`pkg.Store`,
 /// `crate::a::Store`).
 fn binding_type_name(text: &str) -> &str {
-    let text = text.trim().trim_matches(['"', '\'']);
-    let text = text
-        .strip_prefix("dyn ")
-        .or_else(|| text.strip_prefix("impl "))
-        .unwrap_or(text);
-    let bare = type_name(text);
+    let bare = binding_type_path(text);
     let last = bare.rsplit(['.', ':']).next().unwrap_or(bare);
     if last.chars().all(|ch| ch.is_alphanumeric() || ch == '_') {
         last
     } else {
         ""
     }
+}
+
+/// A binding's type as [`type_name`] gives it, path included, from its text without quotes,
+/// `dyn` or `impl`.
+fn binding_type_path(text: &str) -> &str {
+    let text = text.trim().trim_matches(['"', '\'']);
+    let text = text
+        .strip_prefix("dyn ")
+        .or_else(|| text.strip_prefix("impl "))
+        .unwrap_or(text);
+    type_name(text)
+}
+
+/// What qualifies a binding's type with a `.` path: `http` for `*http.Request`, `a.b` for
+/// `a.b.Store`; none for a bare name or a Rust `::` path.
+fn binding_qualifier(text: &str) -> Option<&str> {
+    let path = binding_type_path(text);
+    if path.contains(':') {
+        return None;
+    }
+    let (qualifier, _) = path.rsplit_once('.')?;
+    let is_path = !qualifier.is_empty()
+        && qualifier.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
+        });
+    is_path.then_some(qualifier)
 }
 
 fn assemble_refs(builders: FxHashMap<usize, RefBuilder>, defs: &[Def]) -> Vec<Ref> {

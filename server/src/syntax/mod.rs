@@ -101,6 +101,10 @@ pub struct Binding {
     /// The bare name of the type inside a wrapper `type_name` names (`Store` for
     /// `Option<Store>`): what `?`, `.unwrap()` and `.expect(..)` take out of the value.
     pub held: Option<Box<str>>,
+    /// What qualifies the type's name, when a `.` path does (`http` for `*http.Request`):
+    /// the index tells a type of a package imported from outside the repository from the
+    /// repository's own of the same name.
+    pub qualifier: Option<Box<str>>,
 }
 
 /// A syntax error recovered from.
