@@ -173,6 +173,10 @@ impl Index {
             if self.defs_named(name).len() > max_guesses {
                 return Vec::new();
             }
+            // A name imported from outside the repository is none of its definitions.
+            if reference.receiver.is_none() && self.is_outside_module(pos.file, name) {
+                return Vec::new();
+            }
             // A member the repository cannot hold is not guessed at among those it does.
             if let Some(receiver) = reference.receiver {
                 let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
@@ -361,16 +365,25 @@ impl Index {
         let Some(data) = self.file(file) else {
             return;
         };
+        // Definitions of the file the name can see: at its top level, or in a definition
+        // around the cursor (not a variant or a nested class of another type, nor a function's
+        // local one).
+        let enclosing = self.enclosing_defs(file, offset);
         let same_file: Vec<DefId> = self
             .defs_named(name)
             .iter()
             .copied()
             .filter(|def| def.file == file)
+            .filter(|def| {
+                self.def(*def).is_some_and(|data| {
+                    data.parent
+                        .is_none_or(|parent| enclosing.iter().any(|e| e.idx == parent))
+                })
+            })
             .collect();
         if !same_file.is_empty() {
             // Prefer a definition whose parent encloses the cursor, innermost first, then
             // top-level ones.
-            let enclosing = self.enclosing_defs(file, offset);
             let mut ranked = same_file;
             ranked.sort_by_key(|def| {
                 let parent = self.def(*def).and_then(|d| d.parent);

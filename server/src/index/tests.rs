@@ -753,6 +753,21 @@ fn a_member_of_a_value_of_a_type_from_outside_the_repository_is_not_guessed() {
     check_definitions_exactly(&unknown, &["context.go:Context.Reset"]);
 }
 
+#[test]
+fn a_bare_name_is_not_a_member_of_a_type_of_its_file() {
+    // axum: `T: Service<Request>` under `use tower_service::Service;` is not the variant
+    // `Fallback::Service` the file declares.
+    check_definitions_exactly(
+        "//- /src/routing.rs\nuse tower_service::Service;\nenum Fallback {\n    Service(u8),\n}\nfn route<T: Serv$0ice>(t: T) {}\n",
+        &[],
+    );
+    // An imported class, not a class nested in another of the file.
+    check_definitions_exactly(
+        "//- /app/models.py\nclass Order:\n    pass\n//- /app/views.py\nfrom app.models import Order\nclass Form:\n    class Order:\n        pass\ndef f():\n    return Ord$0er()\n",
+        &["app/models.py:-.Order"],
+    );
+}
+
 /// Two TypeScript classes with a method of the same name, for receivers to tell apart.
 const TS_POOL_AND_LOCK: &str =
     "//- /src/pool.ts\nexport class Pool {\n  acquire() {}\n}\nexport class Lock {\n  acquire() {}\n}\n";
