@@ -1487,6 +1487,11 @@ impl Index {
         let graph = self.import_graph();
         let imported = graph.imports(from);
         let mut defs: Vec<DefId> = self.defs_named(name).to_vec();
+        // A function declared inside another function's body is no value's member (flask's
+        // `self.logger.error` is not a test's local `def error()`).
+        if member {
+            defs.retain(|def_id| !self.is_local_function(*def_id));
+        }
         defs.sort_by_cached_key(|def_id| {
             let def = self.def(*def_id).expect("live");
             let data = self.file(def_id.file).expect("live");
@@ -1508,6 +1513,23 @@ impl Index {
             )
         });
         defs
+    }
+}
+
+impl Index {
+    /// Whether a definition is a function declared inside a function's body.
+    fn is_local_function(&self, def: DefId) -> bool {
+        let Some(data) = self.file(def.file) else {
+            return false;
+        };
+        let Some(target) = data.syntax.defs.get(def.idx as usize) else {
+            return false;
+        };
+        target.kind == DefKind::Function
+            && target
+                .parent
+                .and_then(|parent| data.syntax.defs.get(parent as usize))
+                .is_some_and(|parent| parent.kind.is_callable())
     }
 }
 

@@ -1507,3 +1507,29 @@ fn references_need_a_name_at_the_position_and_stop_when_the_check_fails() {
         Err("cancelled")
     );
 }
+
+#[test]
+fn a_function_inside_a_function_is_no_values_member() {
+    let (index, cursor) = index_fixture(
+        r#"
+//- /app/log.py
+class Logger:
+    def error(self, message):
+        return message
+//- /tests/test_log.py
+def test_errors():
+    def error():
+        raise ValueError()
+    error()
+//- /app/run.py
+def run(logger):
+    logger.er$0ror("failed")
+"#,
+    );
+    let got: Vec<String> = index
+        .goto_definition(cursor.unwrap())
+        .iter()
+        .map(|target| describe(&index, target.def.file, target.def.idx))
+        .collect();
+    assert_eq!(got, ["app/log.py:error (method)"]);
+}
