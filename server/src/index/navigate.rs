@@ -1503,6 +1503,9 @@ impl Index {
             (
                 !imported.contains(&def_id.file),
                 member && def.kind != DefKind::Method,
+                // A module is nothing's member (`arc.path_router` is a field, not the module
+                // `path_router`).
+                member && def.kind == DefKind::Module,
                 data.is_test || def.test,
                 std::cmp::Reverse(shared_dirs),
                 !def.exported,

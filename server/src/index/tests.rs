@@ -1533,3 +1533,19 @@ def run(logger):
         .collect();
     assert_eq!(got, ["app/log.py:error (method)"]);
 }
+
+#[test]
+fn a_guessed_member_is_a_field_before_a_module_of_its_name() {
+    check_definition(
+        r#"
+//- /src/routing/path_router.rs
+pub struct PathRouter {}
+//- /src/routing/mod.rs
+mod path_router;
+pub struct RouterInner { path_router: u32 }
+//- /src/app.rs
+fn build() { let arc = make(); let r = arc.path_$0router; }
+"#,
+        &["src/routing/mod.rs:path_router (field)"],
+    );
+}
