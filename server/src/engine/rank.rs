@@ -408,9 +408,9 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
 }
 
 /// At most this many uses of a receiver's member are looked at to read the receiver's type.
-const MAX_RECEIVER_SITES: usize = 128;
+const MAX_RECEIVER_SITES: usize = 48;
 /// Enough uses agreeing on one definition.
-const ENOUGH_RECEIVER_VOTES: usize = 8;
+const ENOUGH_RECEIVER_VOTES: usize = 5;
 
 /// The definition that a member on a receiver the task writes means where the code writes
 /// the same (`c.json` in handlers whose `c` is a `Context` is `Context.json`): the
@@ -429,8 +429,21 @@ fn member_as_used(
     }
     let mut votes: FxHashMap<DefId, usize> = FxHashMap::default();
     let (mut sites, mut resolved) = (0, 0);
-    // The code outside tests first: it declares its types more often than tests do.
-    let mut files = index.files_referencing(member).to_vec();
+    // Only the files that declare a variable of the receiver's name with a type can say
+    // what it is; the code outside tests first (it declares its types more often).
+    let declares_receiver = |file: &FileId| {
+        index.file(*file).is_some_and(|data| {
+            data.syntax.bindings.iter().any(|binding| {
+                !binding.member && data.text.get(binding.name.as_usize()) == Some(qualifier)
+            })
+        })
+    };
+    let mut files: Vec<FileId> = index
+        .files_referencing(member)
+        .iter()
+        .copied()
+        .filter(declares_receiver)
+        .collect();
     files.sort_by_key(|file| is_test_file(index, *file));
     for (file, data, reference) in index.references_named(&files, member) {
         let Some(receiver) = reference.receiver else {
