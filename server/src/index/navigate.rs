@@ -16,7 +16,6 @@ const MAX_REEXPORT_DEPTH: usize = 6;
 /// at each: wildcard imports (`use super::*` in every test module) form cycles and diamonds
 /// that would otherwise be walked once per path, exponentially in the depth.
 type Visited = FxHashMap<(FileId, Box<str>), usize>;
-const SELF_RECEIVERS: &[&str] = &["self", "this", "cls", "Self"];
 /// Receivers that name the types the enclosing one extends: `super.m()`, `super().m()`.
 const SUPER_RECEIVERS: &[&str] = &["super", "super()"];
 /// How many levels of base types a member is looked for through.
@@ -244,7 +243,7 @@ impl Index {
                     // does not define, so not of the type that holds `def`.
                     let type_name = receiver_type_name(receiver_text);
                     let names_type = type_name.chars().next().is_some_and(char::is_uppercase)
-                        && !SELF_RECEIVERS.contains(&type_name);
+                        && !self.is_self_receiver(file, type_name);
                     if names_type {
                         return self.held_by_another_type(def, type_name);
                     }
@@ -538,7 +537,7 @@ impl Index {
         // `self.name`, `this.name`: members of the enclosing type (or those it inherits);
         // `super.name`: members of the types it extends.
         let of_super = SUPER_RECEIVERS.contains(&receiver);
-        if of_super || SELF_RECEIVERS.contains(&receiver) {
+        if of_super || self.is_self_receiver(file, receiver) {
             for container in self.enclosing_defs(file, offset) {
                 let Some(container_def) = self.def(container) else {
                     continue;
@@ -723,7 +722,7 @@ impl Index {
             return None;
         }
         // The binding that types the path so far, with its file; none for `self` alone.
-        let mut binding = if SELF_RECEIVERS.contains(&first) {
+        let mut binding = if self.is_self_receiver(file, first) {
             None
         } else {
             Some((file, self.local_binding(file, offset, first)?))
@@ -1520,6 +1519,13 @@ impl Index {
 }
 
 impl Index {
+    /// Whether `name` stands for the enclosing type's value in `file`'s language (`self` in
+    /// Python and Rust, `this` in JavaScript and TypeScript; in Rust `this` is a variable).
+    fn is_self_receiver(&self, file: FileId, name: &str) -> bool {
+        self.file(file)
+            .is_some_and(|data| data.lang.self_receivers().contains(&name))
+    }
+
     /// Whether a definition is a function declared inside a function's body.
     fn is_local_function(&self, def: DefId) -> bool {
         let Some(data) = self.file(def.file) else {

@@ -1549,3 +1549,28 @@ fn build() { let arc = make(); let r = arc.path_$0router; }
         &["src/routing/mod.rs:path_router (field)"],
     );
 }
+
+#[test]
+fn this_is_the_enclosing_types_value_only_where_the_language_says_so() {
+    // In Rust `this` is a variable like any other.
+    let (index, cursor) = index_fixture(
+        r#"
+//- /src/lib.rs
+pub struct PathRouter {}
+impl PathRouter {
+    pub fn without_checks(&mut self) {}
+}
+pub struct Router {}
+impl Router {
+    pub fn without_checks(self) -> Self { self }
+    pub fn build(self) {
+        let mut this = PathRouter {};
+        this.without_$0checks();
+    }
+}
+"#,
+    );
+    let targets = index.goto_definition(cursor.unwrap());
+    assert_eq!(targets.len(), 1);
+    assert_eq!(index.container_name(targets[0].def), Some("PathRouter"));
+}

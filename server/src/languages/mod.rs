@@ -84,6 +84,17 @@ impl Language {
         )
     }
 
+    /// The names that stand for the value of the enclosing type in a method (`self.x`,
+    /// `this.x`, `Self::new()`); none in Go, whose receivers are named parameters.
+    pub fn self_receivers(self) -> &'static [&'static str] {
+        match self {
+            Language::Python => &["self", "cls"],
+            Language::JavaScript | Language::TypeScript | Language::Tsx => &["this"],
+            Language::Rust => &["self", "Self"],
+            Language::Go => &[],
+        }
+    }
+
     /// Whether code in one language can name definitions in the other: the same language,
     /// or two of JavaScript, TypeScript and TSX.
     pub fn shares_names_with(self, other: Language) -> bool {
