@@ -56,6 +56,9 @@ const WINDOW_HEADER_GAP: u32 = 8;
 /// hold the task's words (see [`focus_window`]), this many of them.
 const FOCUS_MIN_LINES: u32 = 40;
 const FOCUS_WINDOW_LINES: u32 = 30;
+/// A definition this long (two windows) shows what matters in it before its whole: a
+/// function the window of its relevant lines, a container its members' signatures.
+const LONG_LINES: u32 = 2 * FOCUS_WINDOW_LINES;
 /// The card of a target whose window of lines starts below its header scores this share of
 /// the target.
 const WINDOW_CARD_SHARE: f32 = 0.99;
@@ -158,7 +161,7 @@ fn code(
     // A long container shows its members' signatures before its whole code, as a long
     // function shows its relevant lines first: the members the task is about come as
     // targets of their own.
-    let at = if is_container && lines >= 2 * FOCUS_WINDOW_LINES {
+    let at = if is_container && lines >= LONG_LINES {
         0
     } else {
         renderings.len()
@@ -494,7 +497,7 @@ impl Expander<'_> {
                 // Longer than two windows, it shows the window before its whole body: the
                 // lines that matter, not a screenful of others.
                 let long = LineSpan::of(index, def)
-                    .is_some_and(|span| span.end - span.header >= 2 * FOCUS_WINDOW_LINES);
+                    .is_some_and(|span| span.end - span.header >= LONG_LINES);
                 let at = if long {
                     0
                 } else {

@@ -1208,12 +1208,7 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
         if input.search.file_frequency(term) > COMMON_WORD_FILE_SHARE {
             continue;
         }
-        // The word as written, or with the `e` its stem lost (`parsing` -> `parse`).
-        let Some(mut defs) = name_forms(word)
-            .iter()
-            .map(|form| input.search.defs_normalized(&normalize_name(form)))
-            .find(|defs| !defs.is_empty())
-        else {
+        let Some(mut defs) = defs_named_by_word(input.search, word) else {
             continue;
         };
         if defs.len() > MAX_PER_NAME {
@@ -1227,11 +1222,21 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
     found
 }
 
-/// Members named by one of the task's words whose container the other words name, as a
+/// The definitions a word of the task names: as written, or with the `e` its stem lost
+/// (`parsing` -> `parse`).
+fn defs_named_by_word(search: &SearchIndex, word: &str) -> Option<Vec<DefId>> {
+    name_forms(word)
+        .iter()
+        .map(|form| search.defs_normalized(&normalize_name(form)))
+        .find(|defs| !defs.is_empty())
+}
+
+/// Members named by one of the task's words whose container the words beside it name, as a
 /// qualified name in words (`the app context is pushed` -> `AppContext.push`, `the
 /// request's timeout` -> `Request.timeout`). The container makes a common member name
 /// specific, so the word's frequency does not rule it out.
 fn members_of_named_containers(input: &RankInput<'_>) -> Candidates {
+    let index = input.index;
     let analysis = input.analysis;
     let words = &analysis.content_words;
     let mut found: Candidates = Vec::new();
@@ -1252,47 +1257,47 @@ fn members_of_named_containers(input: &RankInput<'_>) -> Candidates {
         {
             continue;
         }
+        // The members of that name, with their containers' names (most definitions of a
+        // name belong to none: nothing more to read then).
+        let Some(defs) = defs_named_by_word(input.search, word) else {
+            continue;
+        };
+        let members: Vec<(DefId, &str)> = defs
+            .into_iter()
+            .filter_map(|def| Some((def, index.container_name(def)?)))
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
         // The container is named by the words beside it: a pair as one identifier, or one
         // word. Words further away belong to other phrases of the task.
-        let others: Vec<String> = words
+        let from = at.saturating_sub(CONTAINER_WORDS_REACH);
+        let beside = &words[from..(from + 2 * CONTAINER_WORDS_REACH + 1).min(words.len())];
+        let others: Vec<String> = beside
             .iter()
-            .enumerate()
-            .skip(at.saturating_sub(CONTAINER_WORDS_REACH))
-            .take(2 * CONTAINER_WORDS_REACH + 1)
-            .filter(|(other, other_word)| *other != at && *other_word != word)
-            .map(|(_, other_word)| other_word.clone())
+            .filter(|other| *other != word)
+            .cloned()
             .collect();
         let containers: FxHashSet<String> = compound_candidates(&others)
             .into_iter()
             .chain(
                 others
                     .iter()
-                    .filter(|w| w.len() >= 3)
-                    .flat_map(|w| name_forms(w)),
+                    .filter(|other| other.len() >= 3)
+                    .flat_map(|other| name_forms(other)),
             )
             .collect();
-        let Some(defs) = name_forms(word)
-            .iter()
-            .map(|form| input.search.defs_normalized(&normalize_name(form)))
-            .find(|defs| !defs.is_empty())
-        else {
-            continue;
-        };
-        let mut members: Vec<DefId> = defs
+        let mut named: Vec<DefId> = members
             .into_iter()
-            .filter(|def| {
-                input
-                    .index
-                    .container_name(*def)
-                    .is_some_and(|container| containers.contains(&normalize_name(container)))
-            })
+            .filter(|(_, container)| containers.contains(&normalize_name(container)))
+            .map(|(def, _)| def)
             .collect();
-        if members.is_empty() || members.len() > MAX_PER_NAME {
+        if named.is_empty() || named.len() > MAX_PER_NAME {
             continue;
         }
-        order_same_name(input.index, &mut members);
-        for def in members {
-            let container = input.index.container_name(def).unwrap_or_default();
+        order_same_name(index, &mut named);
+        for def in named {
+            let container = index.container_name(def).unwrap_or_default();
             found.push((def, format!("member-in-words:{container}.{word}")));
         }
     }

@@ -327,6 +327,29 @@ impl Index {
                 .any(|in_repository| in_repository)
     }
 
+    /// Whether `name` stands for the enclosing type's value in `file`'s language (`self` in
+    /// Python and Rust, `this` in JavaScript and TypeScript; in Rust `this` is a variable).
+    fn is_self_receiver(&self, file: FileId, name: &str) -> bool {
+        self.file(file)
+            .is_some_and(|data| data.lang.self_receivers().contains(&name))
+    }
+
+    /// Whether a definition is a function declared inside a function's body.
+    fn is_local_function(&self, def: DefId) -> bool {
+        self.def(def).is_some_and(|data| {
+            data.kind == DefKind::Function
+                && data
+                    .parent
+                    .and_then(|idx| {
+                        self.def(DefId {
+                            file: def.file,
+                            idx,
+                        })
+                    })
+                    .is_some_and(|parent| parent.kind.is_callable())
+        })
+    }
+
     /// Whether the members of `receiver` at `offset` in `file` are known to be none of the
     /// repository's: a literal's (`", ".join`), a module's imported from outside it
     /// (`errors.New`), or a value's of a type from outside it (`r.Context()` with
@@ -1515,30 +1538,6 @@ impl Index {
             )
         });
         defs
-    }
-}
-
-impl Index {
-    /// Whether `name` stands for the enclosing type's value in `file`'s language (`self` in
-    /// Python and Rust, `this` in JavaScript and TypeScript; in Rust `this` is a variable).
-    fn is_self_receiver(&self, file: FileId, name: &str) -> bool {
-        self.file(file)
-            .is_some_and(|data| data.lang.self_receivers().contains(&name))
-    }
-
-    /// Whether a definition is a function declared inside a function's body.
-    fn is_local_function(&self, def: DefId) -> bool {
-        let Some(data) = self.file(def.file) else {
-            return false;
-        };
-        let Some(target) = data.syntax.defs.get(def.idx as usize) else {
-            return false;
-        };
-        target.kind == DefKind::Function
-            && target
-                .parent
-                .and_then(|parent| data.syntax.defs.get(parent as usize))
-                .is_some_and(|parent| parent.kind.is_callable())
     }
 }
 
