@@ -339,10 +339,15 @@ pub fn expand(
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     let primary = primary_targets(index, ranking, top_score);
     let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
+    // A task naming its targets is about their uses: a definition found by its words alone
+    // brings no callers then (`rename Mux.handle` lists the callers of `handle`, not of
+    // `Mux.Get`, whose body shares the task's words).
+    let words_only_callers = !primary.iter().any(|target| target.direct);
     let mut expander = Expander {
         index,
         intent,
         pinned,
+        words_only_callers,
         candidates: Vec::new(),
         carded: FxHashSet::default(),
         terms: terms
@@ -460,6 +465,8 @@ struct Expander<'a> {
     index: &'a Index,
     intent: IntentKind,
     pinned: &'a [FileId],
+    /// No target is named directly: those found by their words bring their callers.
+    words_only_callers: bool,
     candidates: Vec<Candidate>,
     carded: FxHashSet<DefId>,
     /// The task's search terms (see `QueryAnalysis::terms`), for the lines of a long target
@@ -543,6 +550,7 @@ impl Expander<'_> {
             index,
             target,
             self.intent,
+            target.named || self.words_only_callers,
             self.pinned,
             &mut self.candidates,
         );
@@ -988,6 +996,7 @@ fn callers_and_tests(
     index: &Index,
     target: &Ranked,
     intent: IntentKind,
+    wants_callers: bool,
     pinned: &[FileId],
     acc: &mut Vec<Candidate>,
 ) {
@@ -1128,7 +1137,7 @@ fn callers_and_tests(
     // usages.
     let only_tests_use = usage && target.named && callers.iter().all(|(is_test, ..)| *is_test);
     for (is_test, file, line, caller) in callers {
-        if pinned.contains(&file) {
+        if pinned.contains(&file) || (!is_test && !wants_callers) {
             continue;
         }
         if is_test && !only_tests_use {
@@ -1360,7 +1369,7 @@ mod tests {
             named,
             from_file: 0.0,
         };
-        callers_and_tests(index, &ranked, intent, &[], &mut candidates);
+        callers_and_tests(index, &ranked, intent, true, &[], &mut candidates);
         let mut callers: Vec<String> = candidates
             .iter()
             .filter(|candidate| candidate.section == Section::Callers)
@@ -2218,6 +2227,35 @@ describe('http adapter', () => {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
+    }
+
+    #[test]
+    fn a_target_found_by_words_brings_callers_only_when_no_target_is_named() {
+        let source = "//- /src/mux.py\n\
+            class Mux:\n    def handle(self):\n        pass\n    def get(self):\n        return self.handle()\n\
+            //- /src/app.py\n\
+            def serve(mux):\n    return mux.get()\n\
+            def post(mux):\n    return mux.handle()\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let handle = member(&index, "Mux", "handle");
+        let by_words = |score| Ranked {
+            def: member(&index, "Mux", "get"),
+            ..ranked_by_bm25(&index, "get", score)
+        };
+        let callers = |ranking: &Ranking| {
+            let expansion = expand(&index, ranking, IntentKind::Refactor, true, &[], &[]);
+            let mut symbols = symbols_with_reason(&expansion, "caller-of:get");
+            symbols.extend(symbols_with_reason(&expansion, "caller-of:handle"));
+            symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        };
+        // `rename Mux.handle`: the callers of `handle`, not of `get`.
+        let mut ranking = one_target(handle, handle.file);
+        ranking.defs.push(by_words(0.9));
+        assert_eq!(callers(&ranking), ["Mux.get", "post"]);
+        // Nothing named: what the words found is all there is to go on.
+        let mut ranking = one_target(handle, handle.file);
+        ranking.defs = vec![by_words(1.0)];
+        assert_eq!(callers(&ranking), ["serve"]);
     }
 
     #[test]
