@@ -383,7 +383,25 @@ impl<'i, 'a> Packer<'i, 'a> {
         // frame stays as focused as the trace put it. Any other overlap rules the rendering
         // out.
         let is_function = candidate.kind.is_some_and(|kind| kind.is_callable());
-        let overlapped = overlapping(&self.chosen, candidates, candidate, rendering);
+        let mut overlapped = overlapping(&self.chosen, candidates, candidate, rendering);
+        // A container shown as a standard card in the code keeps its line among its file's
+        // definitions, where its members' cards are listed under it (without it they would
+        // sit under whatever definition comes before).
+        overlapped.retain(|pos| {
+            let chosen = &self.chosen[*pos];
+            let other_candidate = &candidates[chosen.candidate_idx];
+            let other = chosen.rendering(candidates);
+            let heading_of = |card: (&Candidate, &Rendering), shown: (&Candidate, &Rendering)| {
+                card.0.section == Section::Definitions
+                    && card.1.fidelity == Fidelity::Compact
+                    && shown.0.section == Section::Code
+                    && shown.1.fidelity == Fidelity::Standard
+                    && card.0.def.is_some()
+                    && card.0.def == shown.0.def
+            };
+            !(heading_of((candidate, rendering), (other_candidate, other))
+                || heading_of((other_candidate, other), (candidate, rendering)))
+        });
         let replaces = overlapped.iter().all(|pos| {
             let other = self.chosen[*pos].rendering(candidates);
             let holds_code = || {
@@ -1096,6 +1114,60 @@ class Client:
             .map(|item| item.fidelity)
             .collect();
         assert_eq!(created, [Fidelity::Compact, Fidelity::Full], "{text}");
+    }
+
+    #[test]
+    fn a_container_shown_as_a_standard_card_heads_its_members_cards() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/routes.py
+class Route:
+    def handle(self):
+        pass
+
+
+class Mount:
+    def matches(self, scope):
+        return scope
+"#,
+        );
+        let route = index.defs_named("Route")[0];
+        let mount = index.defs_named("Mount")[0];
+        let matches = index.defs_named("matches")[0];
+        let standard = crate::engine::items::standard(&index, mount, 10).expect("members");
+        let candidates = [
+            shown_as(&index, mount, Section::Code, 1.0, standard),
+            shown_as(
+                &index,
+                route,
+                Section::Definitions,
+                0.5,
+                compact(&index, route),
+            ),
+            shown_as(
+                &index,
+                mount,
+                Section::Definitions,
+                0.5,
+                compact(&index, mount),
+            ),
+            shown_as(
+                &index,
+                matches,
+                Section::Definitions,
+                0.5,
+                compact(&index, matches),
+            ),
+        ];
+        let assembly = assembled(&index, &candidates, [1, 1, 0, 0, 0], 1000, None);
+        // `matches` is listed under `Mount`, not under `Route`, the definition before it.
+        assert!(
+            assembly
+                .text
+                .contains("1: class Route\n6: class Mount\n  7: def matches(self, scope)\n"),
+            "{}",
+            assembly.text
+        );
     }
 
     #[test]
