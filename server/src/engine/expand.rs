@@ -373,9 +373,23 @@ pub fn expand(
         expander.safety_net(ranking);
     }
     let mut candidates = expander.candidates;
+    // The one definition of a name the task writes as code is shown wherever it is
+    // (`cmd.Bool("verbose") returns false`): its own code, not what surrounds it. (A name
+    // of several definitions, a mirror's or a declaration's, stays where its file ranks.)
+    let written: FxHashSet<DefId> = primary
+        .iter()
+        .filter(|target| {
+            target.direct && target.reasons.iter().any(|reason| reason == "exact-name")
+        })
+        .map(|target| target.def)
+        .collect();
     // Precision: candidates outside the focus files must earn their place.
     for candidate in &mut candidates {
-        if focus.is_empty() || focus.contains(&candidate.file) {
+        if focus.is_empty()
+            || focus.contains(&candidate.file)
+            || (candidate.section == Section::Code
+                && candidate.def.is_some_and(|def| written.contains(&def)))
+        {
             continue;
         }
         let wanted = match candidate.section {
@@ -2227,6 +2241,44 @@ describe('http adapter', () => {
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
+    }
+
+    #[test]
+    fn the_one_definition_of_a_name_written_as_code_is_in_focus_wherever_it_is() {
+        let source = "//- /src/command.py\n\
+            def setup_defaults():\n    pass\n\
+            //- /src/flags.py\n\
+            def bool_flag(name):\n    return name\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let setup = index.defs_named("setup_defaults")[0];
+        let flag = index.defs_named("bool_flag")[0];
+        let mut ranking = one_target(setup, setup.file);
+        ranking.defs.push(Ranked {
+            def: flag,
+            score: 0.5,
+            reasons: vec!["exact-name".to_owned()],
+            direct: true,
+            located: false,
+            named: true,
+            from_file: 0.0,
+        });
+        ranking.files.push(RankedFile {
+            file: flag.file,
+            score: 0.1,
+            reasons: Vec::new(),
+        });
+        let code_of = |ranking: &Ranking| {
+            let expansion = expand(&index, ranking, IntentKind::BugFix, false, &[], &[]);
+            expansion
+                .candidates
+                .into_iter()
+                .find(|candidate| candidate.def == Some(flag) && candidate.section == Section::Code)
+                .expect("the named function's code")
+        };
+        assert!(!code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
+        // One of several definitions of the name must earn its place by its file's rank.
+        ranking.defs[1].reasons = vec!["exact-name:bool_flag".to_owned()];
+        assert!(code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
     }
 
     #[test]
