@@ -47,13 +47,29 @@
 ; A function value bound to a name is a function wherever it is declared: at the top of the
 ; program, exported, or inside a function (`const onError = async (error) => {}` in a
 ; function's body is a nested function, as a nested `function` declaration is). This
-; pattern comes first.
+; pattern comes first. The function may stand in parentheses (got's `const paginateEach =
+; (async function * (url) {})`); a query cannot follow nesting to any depth, so two levels
+; are listed, more than code writes. A function called at once (`const g = (() => {})()`)
+; is a call, not a function value.
 (variable_declarator
   name: (identifier) @name
   value: [
     (arrow_function body: (_) @body)
     (function_expression body: (_) @body)
     (generator_function body: (_) @body)
+    (parenthesized_expression
+      [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ])
+    (parenthesized_expression
+      (parenthesized_expression
+        [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)
+        ]))
   ]) @definition.function
 
 ; Module-level variables (not locals): at the top of the program or exported.

@@ -183,6 +183,7 @@ fn query_source(lang: Language) -> String {
             query_file!("javascript", "bindings.scm"),
         ],
         Language::TypeScript => &[
+            query_file!("typescript", "functions.scm"),
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("typescript", "tags.scm"),
@@ -190,6 +191,7 @@ fn query_source(lang: Language) -> String {
             query_file!("javascript", "bindings.scm"),
         ],
         Language::Tsx => &[
+            query_file!("typescript", "functions.scm"),
             query_file!("javascript", "tags.scm"),
             query_file!("javascript", "imports.scm"),
             query_file!("typescript", "tags.scm"),

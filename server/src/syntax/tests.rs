@@ -547,12 +547,57 @@ fn javascript_syntax_errors_keep_the_valid_definitions() {
 }
 
 #[test]
+fn javascript_functions_in_parentheses_are_functions() {
+    // got's `const paginateEach = (async function * (url) {})`, also nested in a function and
+    // in two pairs of parentheses; a function called where it is written is a value
+    // (axios's `const _global = (() => {})()`).
+    check(
+        "javascript_functions_in_parentheses",
+        Language::JavaScript,
+        false,
+        r#"const paginateEach = (async function * (url, options) {
+  yield url;
+});
+const double = (((value) => value * 2));
+let handler = (function onEvent(event) { return event });
+const _global = (() => {
+  return globalThis;
+})();
+function create(defaults) {
+  const all = (async (url) => paginateEach(url));
+  return all;
+}
+"#,
+    );
+}
+
+#[test]
 fn javascript_unicode_text_before_identifiers() {
     check(
         "javascript_unicode",
         Language::JavaScript,
         false,
         "const café = 'é'; function größe(wert) { return wert; }\n/** Grüße. */\nexport const π = größe(café);\n",
+    );
+}
+
+#[test]
+fn typescript_functions_cast_or_checked_are_functions() {
+    // got's `const got: Got = ((url, options) => makeRequest(url, options)) as Got;` is a
+    // function at the top of a module too (not a constant), and so is a function checked
+    // with `satisfies`.
+    check(
+        "typescript_functions_cast_or_checked",
+        Language::TypeScript,
+        false,
+        r#"const got: Got = ((url: string, options?: OptionsInit): GotReturn =>
+	makeRequest(url, options)) as Got;
+const stream = ((url: string) => makeRequest(url, true)) satisfies GotStream;
+const paginate = (async function * <T>(url: string): AsyncIterableIterator<T> {
+	yield* fetchPages<T>(url);
+}) as GotPaginate;
+const limit = (10 as number);
+"#,
     );
 }
 
