@@ -186,6 +186,63 @@
         body: (_) @body))
   ] @definition.function)
 
+; An anonymous default export has no name of its own: it is named after its module, as the
+; files importing it name it (axios's `export default (config) => {}` in
+; `helpers/resolveConfig.js` is `resolveConfig`), at its `default` keyword, which is also
+; the name an import finds it under (`import resolveConfig from './resolveConfig.js'` imports
+; `default`). A function: written alone or in parentheses, or behind a feature test as the
+; right operand of `&&`, `||` or `??` (axios's `export default isFetchSupported && (async
+; (config) => {})`), where the whole value is the definition; or a branch of a conditional
+; (`export default hasWorkers ? (task) => {} : (task) => {}`), whose signature is its first
+; line. A class written without a name. (A named function or class is named by its name,
+; above and in the declarations.)
+(export_statement
+  "default" @name.module
+  value: [
+    (arrow_function body: (_) @body)
+    (function_expression !name body: (_) @body)
+    (generator_function !name body: (_) @body)
+    (parenthesized_expression
+      [
+        (arrow_function body: (_) @body)
+        (function_expression !name body: (_) @body)
+        (generator_function !name body: (_) @body)
+      ])
+    (binary_expression
+      operator: ["&&" "||" "??"]
+      right: [
+        (arrow_function body: (_) @body)
+        (function_expression !name body: (_) @body)
+        (generator_function !name body: (_) @body)
+        (parenthesized_expression
+          [
+            (arrow_function body: (_) @body)
+            (function_expression !name body: (_) @body)
+            (generator_function !name body: (_) @body)
+          ])
+      ])
+  ] @definition.function)
+(export_statement
+  "default" @name.module
+  value: (ternary_expression
+    [
+      consequence: [
+        (arrow_function)
+        (function_expression !name)
+        (generator_function !name)
+        (parenthesized_expression [(arrow_function) (function_expression !name) (generator_function !name)])
+      ]
+      alternative: [
+        (arrow_function)
+        (function_expression !name)
+        (generator_function !name)
+        (parenthesized_expression [(arrow_function) (function_expression !name) (generator_function !name)])
+      ]
+    ]) @definition.function)
+(export_statement
+  "default" @name.module
+  value: (class !name body: (class_body) @body) @definition.class)
+
 ; Methods attached by assignment, at any depth: `res.send = function send(body) {}`,
 ; `Route.prototype.match = function () {}`, `inst._zod.parse = (payload) => {}`. The object is
 ; the container (`res`, `Route`, `inst._zod`); `prototype` is dropped by the extractor's

@@ -34,3 +34,26 @@
           ])
       ])
   ]) @definition.function
+
+; The same as an anonymous default export, named after its module (see
+; ../javascript/tags.scm): `export default (() => <Page />) satisfies Route`.
+(export_statement
+  "default" @name.module
+  value: [
+    (as_expression
+      .
+      (parenthesized_expression
+        [
+          (arrow_function body: (_) @body)
+          (function_expression !name body: (_) @body)
+          (generator_function !name body: (_) @body)
+        ]))
+    (satisfies_expression
+      .
+      (parenthesized_expression
+        [
+          (arrow_function body: (_) @body)
+          (function_expression !name body: (_) @body)
+          (generator_function !name body: (_) @body)
+        ]))
+  ] @definition.function)

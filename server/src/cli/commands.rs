@@ -653,10 +653,15 @@ pub(super) fn outline(path: &Path, json: bool) -> Result<(), CliError> {
     let text = crate::index::walk::read_source(path, u64::MAX)
         .map_err(|reason| CliError::Usage(format!("{}: {reason}", path.display())))?;
     let text: Arc<str> = Arc::from(text);
-    let syntax = syntax::analyze(
+    let path_text = path.to_string_lossy();
+    let syntax = syntax::name_after_module(
         lang,
-        &text,
-        crate::base::is_test_path(&path.to_string_lossy()),
+        &path_text,
+        Arc::new(syntax::analyze(
+            lang,
+            &text,
+            crate::base::is_test_path(&path_text),
+        )),
     );
     let line_index = crate::base::LineIndex::new(&text);
     let tree = outline_tree(&syntax.defs, &line_index);

@@ -17,7 +17,8 @@ pub struct FileData {
     pub lang: Language,
     pub text: Arc<str>,
     pub line_index: LineIndex,
-    /// Shared by the files with the same text that the syntax cache gave it to.
+    /// Shared by the files with the same text that the syntax cache gave it to (but for a
+    /// file with definitions named after it, see [`syntax::name_after_module`]).
     pub syntax: Arc<FileSyntax>,
     /// The distinct names referenced in the file, sorted.
     pub ref_names: Vec<Box<str>>,
@@ -67,7 +68,7 @@ impl FileData {
         text: Arc<str>,
         syntax: impl Into<Arc<FileSyntax>>,
     ) -> FileData {
-        let syntax = syntax.into();
+        let syntax = syntax::name_after_module(lang, &path, syntax.into());
         let is_test = is_test_path(&path);
         let (ref_names, refs_by_name, ref_name_starts) = group_refs(&text, &syntax.refs);
         let declarations_only = declares_types_only(&path, &syntax.defs);

@@ -543,10 +543,17 @@ impl Index {
     /// The definition with this name in `file`'s top level (or inside a module).
     pub fn top_level_def(&self, file: FileId, name: &str) -> Option<DefId> {
         let data = self.file(file)?;
+        // A definition named after its module is also found under what the node standing for
+        // its name spells: `import resolveConfig from './resolveConfig.js'` imports `default`.
+        let is_named = |def: &Def| {
+            &*def.name == name
+                || (def.named_after_module
+                    && data.text.get(def.name_range.as_usize()) == Some(name))
+        };
         data.syntax
             .defs
             .iter()
-            .position(|def| &*def.name == name && def.parent.is_none())
+            .position(|def| def.parent.is_none() && is_named(def))
             .map(|idx| DefId {
                 file,
                 idx: idx as u32,

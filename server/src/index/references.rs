@@ -39,8 +39,15 @@ impl Index {
         let Some(name_range) = identifier_at(&data.text, pos.offset) else {
             return Ok(None);
         };
-        let name = &data.text[name_range.as_usize()];
         let targets = self.goto_definition(pos);
+        // On a definition named after its module, the cursor is on the node standing for its
+        // name (`default`); its uses spell the name.
+        let name = targets
+            .iter()
+            .filter(|target| target.file == pos.file && target.name_range == name_range)
+            .filter_map(|target| self.def(target.def))
+            .find(|def| def.named_after_module)
+            .map_or(&data.text[name_range.as_usize()], |def| &*def.name);
         let visible: Option<FxHashSet<FileId>> = (!targets.is_empty()).then(|| {
             let mut acc = FxHashSet::default();
             acc.insert(pos.file);

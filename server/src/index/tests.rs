@@ -82,6 +82,78 @@ o = Ord$0er()
     );
 }
 
+/// axios: `helpers/resolveConfig.js` and `adapters/fetch.js` default-export anonymous
+/// functions; the adapters import one under another name, as code importing a default does.
+const AXIOS_DEFAULT_EXPORTS: &str = r#"
+//- /lib/helpers/resolveConfig.js
+export default (config) => {
+  return config;
+}
+//- /lib/adapters/fetch.js
+export default isFetchSupported && (async (config) => {
+  return config;
+})
+//- /lib/platform/index.js
+export default class { get (key) { return key } }
+//- /lib/adapters/xhr.js
+import resolveConfig from './../helpers/resolveConfig.js';
+import fetchAdapter from './fetch.js';
+import platform from '../platform';
+
+export function xhr(config) {
+  fetchAdapter(config);
+  return resolveConfig(config);
+}
+"#;
+
+#[test]
+fn goto_def_follows_a_default_import_to_an_anonymous_default_export() {
+    check_definition(
+        &AXIOS_DEFAULT_EXPORTS.replace("return resolveConfig", "return resolve$0Config"),
+        &["lib/helpers/resolveConfig.js:resolveConfig (function)"],
+    );
+    // Imported under another name than the file's.
+    check_definition(
+        &AXIOS_DEFAULT_EXPORTS.replace("  fetchAdapter(config)", "  fetch$0Adapter(config)"),
+        &["lib/adapters/fetch.js:fetch (function)"],
+    );
+    // An index file is named after its directory, as its importers name it.
+    check_definition(
+        &AXIOS_DEFAULT_EXPORTS.replace("import platform", "import plat$0form"),
+        &["lib/platform/index.js:platform (class)"],
+    );
+}
+
+#[test]
+fn anonymous_default_exports_are_symbols_named_after_their_module() {
+    let (index, _) = index_fixture(AXIOS_DEFAULT_EXPORTS);
+    let found = |query: &str| -> Vec<String> {
+        index
+            .search_symbols_up_to(query, 10, MatchTier::Prefix)
+            .iter()
+            .map(|hit| describe(&index, hit.def.file, hit.def.idx))
+            .collect()
+    };
+    assert_eq!(
+        found("resolveConfig"),
+        ["lib/helpers/resolveConfig.js:resolveConfig (function)"]
+    );
+    assert_eq!(
+        found("platform"),
+        ["lib/platform/index.js:platform (class)"]
+    );
+    // A file with the same text elsewhere has a definition named after it.
+    let mut index = index;
+    let text = index
+        .file(index.file_id(0, "lib/helpers/resolveConfig.js").unwrap())
+        .unwrap()
+        .text
+        .clone();
+    index.set_file(0, "lib/core/mergeConfig.js", Language::JavaScript, text);
+    assert_eq!(index.defs_named("mergeConfig").len(), 1);
+    assert_eq!(index.defs_named("resolveConfig").len(), 1);
+}
+
 #[test]
 fn top_level_code_is_found_by_no_name_and_stands_in_no_ones_way() {
     // A cursor on the first character of a top-level statement is on the name called there,
@@ -1418,6 +1490,31 @@ fn references_asked_on_the_definitions_own_name_reach_its_importers() {
             "shop/pricing.py:5:12 return total(items)",
             "shop/views.py:1:26 from shop.pricing import total",
             "shop/views.py:4:12 return total(items)",
+        ],
+    );
+}
+
+#[test]
+fn references_of_an_anonymous_default_export_are_its_importers_uses() {
+    check_references(
+        &AXIOS_DEFAULT_EXPORTS.replace("return resolveConfig", "return resolve$0Config"),
+        true,
+        &[
+            "lib/helpers/resolveConfig.js:1:8 export default (config) => {",
+            "lib/adapters/xhr.js:1:8 import resolveConfig from './../helpers/resolveConfig.js';",
+            "lib/adapters/xhr.js:7:10 return resolveConfig(config);",
+        ],
+    );
+}
+
+#[test]
+fn references_asked_on_an_anonymous_default_export_are_its_importers_uses() {
+    check_references(
+        &AXIOS_DEFAULT_EXPORTS.replace("export default (config)", "export def$0ault (config)"),
+        false,
+        &[
+            "lib/adapters/xhr.js:1:8 import resolveConfig from './../helpers/resolveConfig.js';",
+            "lib/adapters/xhr.js:7:10 return resolveConfig(config);",
         ],
     );
 }

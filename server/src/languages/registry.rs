@@ -18,6 +18,11 @@ pub enum CaptureRole {
     DefinitionTest,
     /// `@name`: the name of a definition or reference.
     Name,
+    /// `@name.module`: the node standing for the name of a definition that has none of its
+    /// own (the `default` of `export default (config) => {}`): the definition is named after
+    /// its module (see `syntax::name_after_module`), the cursor goes to this node, and an
+    /// import finds the definition under what this node spells.
+    NameModule,
     /// `@doc`: a documentation node (a Python docstring; comments are found by position).
     Doc,
     /// `@body`: the body; the signature is the definition's text before it.
@@ -99,6 +104,7 @@ impl CaptureRole {
         }
         Some(match name {
             "name" => CaptureRole::Name,
+            "name.module" => CaptureRole::NameModule,
             "doc" => CaptureRole::Doc,
             "body" => CaptureRole::Body,
             "signature" => CaptureRole::Signature,
@@ -155,6 +161,10 @@ pub struct LanguageConfig {
     /// adjacent ones holding references and no definition or import make one `statements`
     /// definition. Go and Rust have none at the top level.
     pub statement_kinds: &'static [&'static str],
+    /// File stems that stand for their directory, as code imports them (`./helpers` is
+    /// `./helpers/index.js`): a definition named after such a module takes the directory's
+    /// name.
+    pub directory_stems: &'static [&'static str],
 }
 
 macro_rules! query_file {
@@ -290,6 +300,12 @@ fn build(lang: Language) -> LanguageConfig {
         ],
         Language::Go | Language::Rust => &[],
     };
+    let directory_stems: &'static [&'static str] = match lang {
+        Language::Python => &["__init__"],
+        Language::JavaScript | Language::TypeScript | Language::Tsx => &["index"],
+        Language::Rust => &["mod"],
+        Language::Go => &[],
+    };
     LanguageConfig {
         language: lang,
         query,
@@ -300,6 +316,7 @@ fn build(lang: Language) -> LanguageConfig {
         visibility,
         continuation_words,
         statement_kinds,
+        directory_stems,
     }
 }
 

@@ -36,6 +36,8 @@ struct DefBuilder<'tree> {
     is_test_block: bool,
     /// The name and the index of the pattern that set it.
     name: Option<(usize, Node<'tree>)>,
+    /// The name was captured as `@name.module`: the definition is named after its module.
+    named_after_module: bool,
     body: Option<Node<'tree>>,
     signature_end: Option<Node<'tree>>,
     container: Option<Node<'tree>>,
@@ -611,6 +613,7 @@ fn with_statements(
                 container: None,
                 returns: None,
                 bases: Box::default(),
+                named_after_module: false,
             }
         })
         .collect();
@@ -643,6 +646,7 @@ fn collect_match<'tree>(
     // The primary capture decides what the match is about.
     let mut primary: Option<(CaptureRole, Node<'tree>)> = None;
     let mut name = None;
+    let mut name_is_module = false;
     for capture in query_match.captures() {
         let role = config.roles[capture.index as usize];
         match role {
@@ -655,7 +659,10 @@ fn collect_match<'tree>(
             {
                 primary = Some((role, capture.node));
             }
-            CaptureRole::Name if name.is_none() => name = Some(capture.node),
+            CaptureRole::Name | CaptureRole::NameModule if name.is_none() => {
+                name = Some(capture.node);
+                name_is_module = role == CaptureRole::NameModule;
+            }
             _ => {}
         }
     }
@@ -674,6 +681,7 @@ fn collect_match<'tree>(
         query_match,
         text,
         name,
+        name_is_module,
     };
     match primary_role {
         CaptureRole::Definition(_) | CaptureRole::DefinitionTest => {
@@ -694,12 +702,15 @@ fn collect_match<'tree>(
     }
 }
 
-/// A query match whose primary capture is known, with its `@name` capture if any.
+/// A query match whose primary capture is known, with its `@name` (or `@name.module`)
+/// capture if any.
 struct Found<'m, 'q, 'tree> {
     config: &'m LanguageConfig,
     query_match: &'m tree_sitter::QueryMatch<'q, 'tree>,
     text: &'m str,
     name: Option<Node<'tree>>,
+    /// The name is a `@name.module` capture.
+    name_is_module: bool,
 }
 
 impl<'tree> Found<'_, '_, 'tree> {
@@ -740,6 +751,7 @@ impl<'tree> Found<'_, '_, 'tree> {
         if let Some(name) = self.name {
             if self.takes_precedence(builder.name.map(|(set, _)| set)) {
                 builder.name = Some((pattern, name));
+                builder.named_after_module = self.name_is_module;
             }
         }
         for capture in self.query_match.captures() {
@@ -936,6 +948,7 @@ fn assemble_defs(
                 .map(|container| type_name(&text[container.byte_range()]).into()),
             returns: builder.returns.take().map(|(_, name)| name),
             bases: std::mem::take(&mut builder.bases).into_boxed_slice(),
+            named_after_module: builder.named_after_module,
         };
         // A pattern may capture the same name twice through different nodes (for example
         // a wrapper and the definition inside it); keep the outer one.

@@ -12,6 +12,7 @@ pub use extract::{extract, extract_incremental, TextChange, STATEMENTS_NAME};
 
 use std::cell::RefCell;
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,11 @@ pub struct Def {
     /// The bare names of the types a type extends, in the order written (`BaseModelAdmin`
     /// for `class ModelAdmin(BaseModelAdmin)`, `Emitter` for `class App extends Emitter`).
     pub bases: Box<[Box<str>]>,
+    /// The definition has no name of its own (`export default (config) => {}`): `name` is its
+    /// module's, set by [`name_after_module`] from the file's path (extraction, which sees no
+    /// path, leaves the text of the node standing for it, `default`), and `name_range` is that
+    /// node, whose text is the name an import finds it under.
+    pub named_after_module: bool,
 }
 
 /// One imported name of an import statement.
@@ -259,6 +265,69 @@ pub(crate) fn parse_range(
 pub fn analyze(lang: Language, text: &str, is_test_file: bool) -> FileSyntax {
     let tree = parse(lang, text, None);
     extract(lang, &tree, text, is_test_file)
+}
+
+/// Names the definitions of a file that have no name of their own (see
+/// [`Def::named_after_module`]) after its module, as the code importing it names it: the
+/// file's stem (`resolveConfig` for `lib/helpers/resolveConfig.js`), or the directory's name
+/// for a file that stands for its directory (`platform` for `lib/platform/index.js`, see
+/// `LanguageConfig::directory_stems`), with the words of a stem that is no identifier joined
+/// in camel case (`parseLinkHeader` for `parse-link-header.ts`, as got imports it).
+///
+/// An extraction depends on the text alone (files with the same text share one, and the
+/// syntax cache keys it by text), so the index names these definitions when it takes a file
+/// in; a file without them keeps the shared extraction, and naming again is harmless.
+pub fn name_after_module(lang: Language, path: &str, syntax: Arc<FileSyntax>) -> Arc<FileSyntax> {
+    let unnamed = |def: &Def| def.named_after_module;
+    if !syntax.defs.iter().any(unnamed) {
+        return syntax;
+    }
+    let Some(name) = module_def_name(lang, path) else {
+        return syntax;
+    };
+    if syntax
+        .defs
+        .iter()
+        .filter(|def| unnamed(def))
+        .all(|def| *def.name == *name)
+    {
+        return syntax;
+    }
+    let mut syntax = Arc::unwrap_or_clone(syntax);
+    for def in syntax.defs.iter_mut().filter(|def| unnamed(def)) {
+        def.name = name.as_str().into();
+    }
+    Arc::new(syntax)
+}
+
+/// The name of the module at `path` for [`name_after_module`]; `None` when the path gives no
+/// word (`.eslintrc.js`).
+fn module_def_name(lang: Language, path: &str) -> Option<String> {
+    let mut segments = path.rsplit(['/', '\\']);
+    let file_name = segments.next().unwrap_or(path);
+    let stem = file_name.split('.').next().unwrap_or(file_name);
+    let stem = if lang.config().directory_stems.contains(&stem) {
+        segments
+            .find(|dir| !matches!(*dir, "" | "." | ".."))
+            .unwrap_or(stem)
+    } else {
+        stem
+    };
+    let mut name = String::with_capacity(stem.len());
+    for word in stem
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$'))
+        .filter(|word| !word.is_empty())
+    {
+        let mut chars = word.chars();
+        match chars.next() {
+            Some(first) if !name.is_empty() => {
+                name.extend(first.to_uppercase());
+                name.extend(chars);
+            }
+            _ => name.push_str(word),
+        }
+    }
+    (!name.is_empty()).then_some(name)
 }
 
 /// Collapses whitespace runs to one space and cuts at `max_chars` (on a char boundary).

@@ -26,12 +26,16 @@ pub(crate) fn render_syntax(syntax: &FileSyntax, text: &str) -> String {
             depth += 1;
             parent = syntax.defs[idx as usize].parent;
         }
-        let flags = [(def.exported, "exported"), (def.test, "test")]
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, label)| *label)
-            .collect::<Vec<_>>()
-            .join(",");
+        let flags = [
+            (def.exported, "exported"),
+            (def.test, "test"),
+            (def.named_after_module, "named after module"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, label)| *label)
+        .collect::<Vec<_>>()
+        .join(",");
         writeln!(
             out,
             "{:indent$}{} {}{}{}{} [{}-{}] name@{} `{}`{}{}",
@@ -547,6 +551,75 @@ fn javascript_syntax_errors_keep_the_valid_definitions() {
 }
 
 #[test]
+fn javascript_anonymous_default_exports_are_named_after_their_module() {
+    // axios's `export default (config) => {}` (helpers/resolveConfig.js) and `export default
+    // isFetchSupported && (async (config) => {})` (adapters/fetch.js), xhr.js's anonymous
+    // `function`, a generator, a class, a conditional: each is a definition at its `default`,
+    // which the index names after the file. A named function or class keeps its name; an
+    // object, a name and a value called at once are no functions of their own.
+    check(
+        "javascript_anonymous_default_exports",
+        Language::JavaScript,
+        false,
+        r#"/** Resolves the config. */
+export default (config) => {
+  const newConfig = mergeConfig({}, config);
+  return newConfig;
+}
+export default async (config) => { await send(config) }
+export default function (config) { return config }
+export default function* (items) { yield* items }
+export default class { get (key) { return key } }
+export default isFetchSupported && (async (config) => {
+  const request = new Request(config);
+  return request;
+})
+export default isXHRAdapterSupported && function (config) { return config }
+export default window.fetch ?? ((url) => get(url))
+export default hasWorkers ? (task) => spawn(task) : (task) => task()
+export default function named(config) { return config }
+export default class Named { run () {} }
+export default isSupported && function httpAdapter(config) { return config }
+export default { render () { return 1 } }
+export default mergeConfig
+export default (() => { return 1 })()
+"#,
+    );
+}
+
+#[test]
+fn definitions_without_a_name_are_named_after_their_module_as_importers_name_it() {
+    use std::sync::Arc;
+    let text = "export default (config) => config\nexport function other() {}\n";
+    let extracted = Arc::new(analyze(Language::TypeScript, text, false));
+    let name_in = |path: &str| {
+        let named = super::name_after_module(Language::TypeScript, path, extracted.clone());
+        let names: Vec<&str> = named.defs.iter().map(|def| &*def.name).collect();
+        names.join(" ")
+    };
+    assert_eq!(
+        name_in("lib/helpers/resolveConfig.js"),
+        "resolveConfig other"
+    );
+    assert_eq!(
+        name_in("source/core/utils/parse-link-header.ts"),
+        "parseLinkHeader other"
+    );
+    assert_eq!(name_in("lib/platform/index.js"), "platform other");
+    assert_eq!(name_in("./index.ts"), "index other");
+    assert_eq!(name_in(r"C:\src\web-app\index.tsx"), "webApp other");
+    assert_eq!(name_in(".eslintrc.js"), "default other");
+    // A file without such definitions keeps the extraction it shares with others.
+    let plain = Arc::new(analyze(
+        Language::TypeScript,
+        "export function f() {}\n",
+        false,
+    ));
+    let named = super::name_after_module(Language::TypeScript, "a/b.ts", plain.clone());
+    assert!(Arc::ptr_eq(&plain, &named));
+}
+
+#[test]
 fn javascript_functions_in_parentheses_are_functions() {
     // got's `const paginateEach = (async function * (url) {})`, also nested in a function and
     // in two pairs of parentheses; a function called where it is written is a value
@@ -585,7 +658,7 @@ fn javascript_unicode_text_before_identifiers() {
 fn typescript_functions_cast_or_checked_are_functions() {
     // got's `const got: Got = ((url, options) => makeRequest(url, options)) as Got;` is a
     // function at the top of a module too (not a constant), and so is a function checked
-    // with `satisfies`.
+    // with `satisfies`; an anonymous default export in a cast is named after its module.
     check(
         "typescript_functions_cast_or_checked",
         Language::TypeScript,
@@ -597,6 +670,7 @@ const paginate = (async function * <T>(url: string): AsyncIterableIterator<T> {
 	yield* fetchPages<T>(url);
 }) as GotPaginate;
 const limit = (10 as number);
+export default ((options: Options) => create(options)) as CreateGot;
 "#,
     );
 }
@@ -817,6 +891,23 @@ describe('Toolbar', () => {
     render(<Toolbar label="x" />);
   });
 });
+"#,
+    );
+}
+
+#[test]
+fn tsx_anonymous_default_export_components() {
+    // A page component written as `export default () => <Page />` is a definition at its
+    // `default` (the index names it after the file), and its JSX calls its components.
+    check(
+        "tsx_anonymous_default_export",
+        Language::Tsx,
+        false,
+        r#"export default ({ title }: Props) => (
+  <Layout title={title}>
+    <Header />
+  </Layout>
+);
 "#,
     );
 }
