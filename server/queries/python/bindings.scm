@@ -72,6 +72,34 @@
   (#eq? @_self "self")
   (#match? @type "^[A-Z]")) @binding.member
 
+; Properties: `x.pool` holds what the getter returns, as a field of that type would
+; (`@property`, `@cached_property`, `@functools.cached_property`; `-> Pool`,
+; `-> "Pool"`, `-> Optional[Pool]`, `-> Pool | None`). A method that is not a property is
+; a bound method until called, so it binds nothing.
+(decorated_definition
+  (decorator [
+    (identifier) @_property
+    (attribute attribute: (identifier) @_property)
+  ])
+  definition: (function_definition
+    name: (identifier) @name
+    return_type: (type
+      (generic_type
+        (identifier) @_optional
+        (type_parameter . (type) @type))))
+  (#any-of? @_property "property" "cached_property")
+  (#eq? @_optional "Optional")) @binding.member
+(decorated_definition
+  (decorator [
+    (identifier) @_property
+    (attribute attribute: (identifier) @_property)
+  ])
+  definition: (function_definition
+    name: (identifier) @name
+    return_type: (type) @type)
+  (#any-of? @_property "property" "cached_property")
+  (#not-any-of? @type "Any" "object")) @binding.member
+
 ; Variables set to what a function returns: `client = make_client()`, `c = api.connect()`
 ; (a class called is a constructor, typed by the pattern above, which comes first).
 (assignment

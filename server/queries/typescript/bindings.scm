@@ -33,6 +33,14 @@
       (member_expression property: (property_identifier) @type)
     ])) @binding.member
 
+; Getters: `x.pool` holds what `get pool(): Pool` returns, as a field of that type would.
+(method_definition
+  "get"
+  name: (property_identifier) @name
+  return_type: (type_annotation (_) @type)
+  (#not-any-of? @type "any" "unknown" "object" "Object")
+  (#not-match? @type "\\[\\]$")) @binding.member
+
 ; What functions and methods return (`): Store`), for the bindings in
 ; javascript/bindings.scm.
 ([

@@ -1671,3 +1671,62 @@ impl Router {
     assert_eq!(targets.len(), 1);
     assert_eq!(index.container_name(targets[0].def), Some("PathRouter"));
 }
+
+#[test]
+fn a_python_property_is_a_member_of_the_type_it_returns() {
+    let property = format!(
+        "{PY_POOL_AND_FILE}class Db:\n    @property\n    def pool(self) -> Pool:\n        return Pool()\n    def stop(self):\n        self.pool.clo$0se()\n"
+    );
+    check_definitions_exactly(&property, &["app/db.py:Pool.close"]);
+    // A forward reference, from outside the class.
+    let cached = format!(
+        "{PY_POOL_AND_FILE}class Db:\n    @cached_property\n    def file(self) -> \"File\":\n        return File()\n//- /app/main.py\nfrom app.db import Db\ndef run(db: Db):\n    db.file.clo$0se()\n"
+    );
+    check_definitions_exactly(&cached, &["app/db.py:File.close"]);
+    let optional = format!(
+        "{PY_POOL_AND_FILE}import functools\nclass Db:\n    @functools.cached_property\n    def pool(self) -> Optional[Pool]:\n        return None\n    def stop(self):\n        self.pool.clo$0se()\n"
+    );
+    check_definitions_exactly(&optional, &["app/db.py:Pool.close"]);
+    let union = format!(
+        "{PY_POOL_AND_FILE}class Db:\n    @property\n    def file(self) -> File | None:\n        return None\n//- /app/main.py\nfrom app.db import Db\ndef run():\n    db = Db()\n    db.file.clo$0se()\n"
+    );
+    check_definitions_exactly(&union, &["app/db.py:File.close"]);
+    // flask: `self.logger` in `Flask(App)`, a property `App` declares.
+    let inherited = format!(
+        "{PY_POOL_AND_FILE}class Base:\n    @property\n    def pool(self) -> Pool:\n        return Pool()\n//- /app/app.py\nfrom app.db import Base\nclass App(Base):\n    def stop(self):\n        self.pool.clo$0se()\n"
+    );
+    check_definitions_exactly(&inherited, &["app/db.py:Pool.close"]);
+    // A method that is not a property is a bound method when not called: not what it returns.
+    let method = format!(
+        "{PY_POOL_AND_FILE}class Db:\n    def pool(self) -> Pool:\n        return Pool()\n    def stop(self):\n        self.pool.clo$0se()\n"
+    );
+    let (index, cursor) = index_fixture(&method);
+    assert_eq!(index.goto_definition(cursor.unwrap()).len(), 2);
+}
+
+#[test]
+fn a_property_of_a_type_from_outside_the_repository_is_not_guessed() {
+    // flask: `self.logger.error(..)`, `logger` a `@cached_property` returning a
+    // `logging.Logger`, is not a repository method `error`.
+    let report = "//- /app/report.py\nclass Report:\n    def error(self, message):\n        pass\n";
+    let python = format!(
+        "{report}//- /app/app.py\nimport logging\nfrom werkzeug.utils import cached_property\nclass App:\n    @cached_property\n    def logger(self) -> logging.Logger:\n        return logging.getLogger()\n    def fail(self):\n        self.logger.er$0ror('x')\n"
+    );
+    check_definitions_exactly(&python, &[]);
+    let typescript = "//- /src/report.ts\nexport class Report {\n  error(message: string) {}\n}\n//- /src/app.ts\nexport class App {\n  get logger(): Console {\n    return console;\n  }\n  fail() {\n    this.logger.er$0ror('x');\n  }\n}\n";
+    check_definitions_exactly(typescript, &[]);
+}
+
+#[test]
+fn a_typescript_getter_is_a_member_of_the_type_it_returns() {
+    let types = TS_POOL_AND_LOCK;
+    let getter = format!(
+        "{types}//- /src/db.ts\nimport {{ Pool }} from './pool';\nexport class Db {{\n  get pool(): Pool {{\n    return new Pool();\n  }}\n  query() {{\n    this.pool.acq$0uire();\n  }}\n}}\n"
+    );
+    check_definitions_exactly(&getter, &["src/pool.ts:Pool.acquire"]);
+    // `T | null`, from another file.
+    let nullable = format!(
+        "{types}//- /src/db.ts\nimport {{ Lock }} from './pool';\nexport class Db {{\n  get lock(): Lock | null {{\n    return null;\n  }}\n}}\n//- /src/main.ts\nimport {{ Db }} from './db';\nexport function run(db: Db) {{\n  db.lock.acq$0uire();\n}}\n"
+    );
+    check_definitions_exactly(&nullable, &["src/pool.ts:Lock.acquire"]);
+}
