@@ -841,14 +841,16 @@ impl Index {
         self.returned_type(self.defs_named(function).iter().copied())
     }
 
-    /// What the methods named `method` of the types named `type_name` return.
+    /// What the methods named `method` of the types named `type_name` return, or else those
+    /// of the nearest types it extends that have one: `self.make()` in a subclass of the
+    /// class declaring `make`, as a field or property is found in its bases.
     fn method_returns(&self, type_name: &str, method: &str) -> Option<String> {
-        let methods = self
-            .defs_named(method)
-            .iter()
-            .copied()
-            .filter(|def| self.container_name(*def) == Some(type_name));
-        self.returned_type(methods)
+        let mut methods: Vec<DefId> = Vec::new();
+        self.own_members(type_name, method, &mut methods);
+        if methods.is_empty() {
+            methods = self.inherited_among(type_name, self.defs_named(method));
+        }
+        self.returned_type(methods.into_iter())
     }
 
     /// The type that every callable among `defs` that says what it returns says it returns

@@ -1730,3 +1730,20 @@ fn a_typescript_getter_is_a_member_of_the_type_it_returns() {
     );
     check_definitions_exactly(&nullable, &["src/pool.ts:Lock.acquire"]);
 }
+
+#[test]
+fn a_method_a_type_inherits_returns_what_its_base_says() {
+    let python = format!(
+        "{PY_POOL_AND_FILE}class Base:\n    def make(self) -> Pool:\n        return Pool()\n//- /app/app.py\nfrom app.db import Base\nclass App(Base):\n    def stop(self):\n        self.make().clo$0se()\n"
+    );
+    check_definitions_exactly(&python, &["app/db.py:Pool.close"]);
+    let typescript = format!(
+        "{TS_POOL_AND_LOCK}//- /src/db.ts\nimport {{ Pool }} from './pool';\nexport class Base {{\n  make(): Pool {{\n    return new Pool();\n  }}\n}}\nexport class Db extends Base {{\n  query() {{\n    this.make().acq$0uire();\n  }}\n}}\n"
+    );
+    check_definitions_exactly(&typescript, &["src/pool.ts:Pool.acquire"]);
+    // A type's own method comes first: `Db.make` returns a `Lock`.
+    let overridden = format!(
+        "{TS_POOL_AND_LOCK}//- /src/db.ts\nimport {{ Lock, Pool }} from './pool';\nexport class Base {{\n  make(): Pool {{\n    return new Pool();\n  }}\n}}\nexport class Db extends Base {{\n  make(): Lock {{\n    return new Lock();\n  }}\n  query() {{\n    this.make().acq$0uire();\n  }}\n}}\n"
+    );
+    check_definitions_exactly(&overridden, &["src/pool.ts:Lock.acquire"]);
+}
