@@ -715,7 +715,7 @@ impl Index {
                 // What a function returns is already what its wrapper holds.
                 self.receiver_type_within(file, offset, wrapper, calls)
             } else {
-                self.path_type(file, offset, wrapper, true)
+                self.path_type(file, offset, wrapper, true, calls)
             };
         }
         // What a call returns: `make()`, `x.make()`, `Type::make()`, `x.fetch().await`.
@@ -726,42 +726,84 @@ impl Index {
         if value.ends_with(')') {
             return self.call_type(file, offset, value, calls.checked_sub(1)?);
         }
-        self.path_type(file, offset, receiver, false)
+        self.path_type(file, offset, receiver, false, calls)
     }
 
-    /// The type of `x`, `self.field` or `x.a.b` at `offset` in `file`, or with `held`, the
-    /// type its last binding says its wrapper holds (`conn: Option<Conn>`).
-    fn path_type(&self, file: FileId, offset: u32, path: &str, held: bool) -> Option<String> {
-        let mut parts = path.split('.');
-        let first = parts.next()?;
+    /// The type of `x`, `self.field`, `x.a.b` or of the fields of what a call returns
+    /// (`make().a`, following at most `calls` calls) at `offset` in `file`, or with `held`,
+    /// the type its last binding says its wrapper holds (`conn: Option<Conn>`).
+    fn path_type(
+        &self,
+        file: FileId,
+        offset: u32,
+        path: &str,
+        held: bool,
+        calls: usize,
+    ) -> Option<String> {
         let is_name = |part: &str| {
             !part.is_empty()
                 && part
                     .chars()
                     .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
         };
+        // `make().pool`, `open()?.log`, `(value as Db).pool`: fields of the value before them.
+        if let Some(close) = path.rfind(')') {
+            let value_end = close + 1 + usize::from(path[close + 1..].starts_with('?'));
+            let fields: Vec<&str> = path[value_end..]
+                .trim_start()
+                .strip_prefix('.')?
+                .split('.')
+                .map(str::trim)
+                .collect();
+            if fields.len() > MAX_FIELD_DEPTH || !fields.iter().all(|field| is_name(field)) {
+                return None;
+            }
+            let owner = self.receiver_type_within(file, offset, &path[..value_end], calls)?;
+            let binding = self.fields_binding(owner, &fields)?;
+            return self.binding_value(binding, held);
+        }
+        let mut parts = path.split('.');
+        let first = parts.next()?;
         let rest: Vec<&str> = parts.collect();
         if !is_name(first) || rest.len() > MAX_FIELD_DEPTH || !rest.iter().all(|p| is_name(p)) {
             return None;
         }
-        // The binding that types the path so far, with its file; none for `self` alone.
-        let mut binding = if self.is_self_receiver(file, first) {
-            None
+        let binding = if self.is_self_receiver(file, first) {
+            let owner = self.enclosing_type_name(file, offset)?;
+            if rest.is_empty() {
+                // `self` holds no wrapper.
+                return (!held).then_some(owner);
+            }
+            self.fields_binding(owner, &rest)?
         } else {
-            Some((file, self.local_binding(file, offset, first)?))
+            let local = (file, self.local_binding(file, offset, first)?);
+            if rest.is_empty() {
+                local
+            } else {
+                self.fields_binding(self.bound_type(local.0, local.1)?, &rest)?
+            }
         };
-        for field in rest {
-            let owner = match binding {
-                Some((bound_in, bound)) => self.bound_type(bound_in, bound)?,
-                None => self.enclosing_type_name(file, offset)?,
-            };
-            binding = Some(self.member_binding(&owner, field)?);
+        self.binding_value(binding, held)
+    }
+
+    /// The binding of the last of `fields`, each a member of the type the one before it has,
+    /// the first of `owner`, with its file.
+    fn fields_binding(&self, mut owner: String, fields: &[&str]) -> Option<(FileId, &Binding)> {
+        let (last, before) = fields.split_last()?;
+        for field in before {
+            let (bound_in, bound) = self.member_binding(&owner, field)?;
+            owner = self.bound_type(bound_in, bound)?;
         }
-        match binding {
-            Some((_, bound)) if held => bound.held.as_deref().map(str::to_owned),
-            Some((bound_in, bound)) => self.bound_type(bound_in, bound),
-            None if held => None,
-            None => self.enclosing_type_name(file, offset),
+        self.member_binding(&owner, last)
+    }
+
+    /// The type of the value a binding in `file` holds or, with `held`, of what its wrapper
+    /// holds.
+    fn binding_value(&self, (file, binding): (FileId, &Binding), held: bool) -> Option<String> {
+        if held {
+            binding.held.as_deref().map(str::to_owned)
+        } else {
+            self.bound_type(file, binding)
         }
     }
 

@@ -1747,3 +1747,17 @@ fn a_method_a_type_inherits_returns_what_its_base_says() {
     );
     check_definitions_exactly(&overridden, &["src/pool.ts:Lock.acquire"]);
 }
+
+#[test]
+fn the_fields_of_what_a_call_returns_type_the_receiver() {
+    let property = format!(
+        "{PY_POOL_AND_FILE}class Db:\n    @property\n    def pool(self) -> Pool:\n        return Pool()\ndef make_db() -> Db:\n    return Db()\n//- /app/main.py\nfrom app.db import make_db\ndef run():\n    make_db().pool.clo$0se()\n"
+    );
+    check_definitions_exactly(&property, &["app/db.py:Pool.close"]);
+    let field = format!(
+        "{TS_POOL_AND_LOCK}//- /src/db.ts\nimport {{ Lock }} from './pool';\nexport class Db {{\n  private lock: Lock;\n  static open(): Db {{\n    return new Db();\n  }}\n}}\n//- /src/main.ts\nimport {{ Db }} from './db';\nexport function run() {{\n  Db.open()\n    .lock.acq$0uire();\n}}\n"
+    );
+    check_definitions_exactly(&field, &["src/pool.ts:Lock.acquire"]);
+    let rust = "//- /src/store.rs\npub struct Store {\n    log: Log,\n}\nimpl Store {\n    pub fn open() -> std::io::Result<Self> { Ok(Store { log: Log }) }\n    pub fn flush(&self) {}\n}\npub struct Log;\nimpl Log {\n    pub fn flush(&self) {}\n}\n//- /src/lib.rs\nfn run() -> std::io::Result<()> {\n    Store::open()?.log.flu$0sh();\n    Ok(())\n}\n";
+    check_definitions_exactly(rust, &["src/store.rs:Log.flush"]);
+}
