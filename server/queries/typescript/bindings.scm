@@ -3,6 +3,68 @@
 ; The extractor reduces the annotation to a bare name (`ns.Pool<T>`, `Pool | null` ->
 ; `Pool`); types that stand for any value, and arrays, type nothing.
 
+; Utility types whose values have their argument's members (`Readonly<Pool>`,
+; `Partial<Options>`): the argument is the type. These come first, as the patterns below
+; would bind the wrapper's name.
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @name
+  type: (type_annotation
+    (generic_type
+      name: (type_identifier) @_wrapper
+      type_arguments: (type_arguments . (_) @type)))
+  (#any-of? @_wrapper "Readonly" "Partial" "Required" "NonNullable")) @binding.member
+([
+  (required_parameter
+    pattern: (identifier) @name
+    type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type))))
+  (optional_parameter
+    pattern: (identifier) @name
+    type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type))))
+  (variable_declarator
+    name: (identifier) @name
+    type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type))))
+ ] @binding.local
+  (#any-of? @_wrapper "Readonly" "Partial" "Required" "NonNullable"))
+([
+  (public_field_definition
+    name: (property_identifier) @name
+    type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type))))
+  (method_definition
+    "get"
+    name: (property_identifier) @name
+    return_type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type))))
+ ] @binding.member
+  (#any-of? @_wrapper "Readonly" "Partial" "Required" "NonNullable"))
+([
+  (function_declaration
+    return_type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type)))) @definition.function
+  (method_definition
+    return_type: (type_annotation
+      (generic_type
+        name: (type_identifier) @_wrapper
+        type_arguments: (type_arguments . (_) @type)))) @definition.method
+ ]
+  (#any-of? @_wrapper "Readonly" "Partial" "Required" "NonNullable"))
+
 ; A constructor parameter with an accessibility modifier is also a field:
 ; `constructor(private readonly pool: Pool)`.
 (required_parameter

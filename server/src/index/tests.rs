@@ -1761,3 +1761,21 @@ fn the_fields_of_what_a_call_returns_type_the_receiver() {
     let rust = "//- /src/store.rs\npub struct Store {\n    log: Log,\n}\nimpl Store {\n    pub fn open() -> std::io::Result<Self> { Ok(Store { log: Log }) }\n    pub fn flush(&self) {}\n}\npub struct Log;\nimpl Log {\n    pub fn flush(&self) {}\n}\n//- /src/lib.rs\nfn run() -> std::io::Result<()> {\n    Store::open()?.log.flu$0sh();\n    Ok(())\n}\n";
     check_definitions_exactly(rust, &["src/store.rs:Log.flush"]);
 }
+
+#[test]
+fn a_typescript_utility_type_holds_its_arguments_members() {
+    // got: `get retry(): Partial<RetryOptions>`, then `options.retry.maxRetryAfter`.
+    let types = "//- /src/options.ts\nexport type RetryOptions = {\n  limit: number;\n};\nexport type CacheOptions = {\n  limit: number;\n};\n";
+    let getter = format!(
+        "{types}//- /src/main.ts\nimport {{ RetryOptions }} from './options';\nexport class Options {{\n  get retry(): Partial<RetryOptions> {{\n    return {{}};\n  }}\n}}\nexport function run(options: Options) {{\n  return options.retry.lim$0it;\n}}\n"
+    );
+    check_definitions_exactly(&getter, &["src/options.ts:RetryOptions.limit"]);
+    let parameter = format!(
+        "{types}//- /src/main.ts\nimport {{ CacheOptions }} from './options';\nexport function run(options: Readonly<CacheOptions>) {{\n  return options.lim$0it;\n}}\n"
+    );
+    check_definitions_exactly(&parameter, &["src/options.ts:CacheOptions.limit"]);
+    let returned = format!(
+        "{types}//- /src/main.ts\nimport {{ CacheOptions }} from './options';\nfunction defaults(): Required<CacheOptions> {{\n  return {{ limit: 1 }};\n}}\nexport function run() {{\n  return defaults().lim$0it;\n}}\n"
+    );
+    check_definitions_exactly(&returned, &["src/options.ts:CacheOptions.limit"]);
+}
