@@ -432,5 +432,28 @@
 (member_expression
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @name) @reference.member
+
+; A literal's members are its builtin type's (`'a,b'.split(',')`, `[a, b].map(f)`,
+; `/^x/.test(s)`): the type a receiver is given.
+(member_expression
+  object: [(string) (template_string)] @receiver
+  property: (property_identifier) @name
+  (#set! receiver.type "String")) @reference.member
+(member_expression
+  object: (array) @receiver
+  property: (property_identifier) @name
+  (#set! receiver.type "Array")) @reference.member
+(member_expression
+  object: (object) @receiver
+  property: (property_identifier) @name
+  (#set! receiver.type "Object")) @reference.member
+(member_expression
+  object: (number) @receiver
+  property: (property_identifier) @name
+  (#set! receiver.type "Number")) @reference.member
+(member_expression
+  object: (regex) @receiver
+  property: (property_identifier) @name
+  (#set! receiver.type "RegExp")) @reference.member
 (identifier) @reference.usage
 (shorthand_property_identifier) @reference.usage

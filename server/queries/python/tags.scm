@@ -53,5 +53,41 @@
 (attribute
   object: (_) @receiver
   attribute: (identifier) @name) @reference.member
+
+; A literal's members are its builtin type's (`", ".join(names)`, `{"http": 80}.get(k)`):
+; the type a receiver is given, bytes before other strings.
+(attribute
+  object: (string (string_start) @_start) @receiver
+  attribute: (identifier) @name
+  (#match? @_start "^[rR]?[bB]")
+  (#set! receiver.type "bytes")) @reference.member
+(attribute
+  object: [(string) (concatenated_string)] @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "str")) @reference.member
+(attribute
+  object: [(list) (list_comprehension)] @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "list")) @reference.member
+(attribute
+  object: [(dictionary) (dictionary_comprehension)] @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "dict")) @reference.member
+(attribute
+  object: [(set) (set_comprehension)] @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "set")) @reference.member
+(attribute
+  object: (tuple) @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "tuple")) @reference.member
+(attribute
+  object: (integer) @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "int")) @reference.member
+(attribute
+  object: (float) @receiver
+  attribute: (identifier) @name
+  (#set! receiver.type "float")) @reference.member
 ((identifier) @reference.usage
   (#not-any-of? @reference.usage "self" "cls"))

@@ -194,5 +194,31 @@
 (field_expression
   value: (_) @receiver
   field: (field_identifier) @name) @reference.member
+
+; A literal's members are its builtin type's (`"OK".into_response()`, `'x'.is_alphabetic()`),
+; or of the type an unsuffixed number has by default: the type a receiver is given. Byte
+; and C strings (`b".."`, `c".."`) are not `str`.
+(field_expression
+  value: [(string_literal) (raw_string_literal)] @receiver
+  field: (field_identifier) @name
+  (#not-match? @receiver "^[bc]")
+  (#set! receiver.type "str")) @reference.member
+(field_expression
+  value: (char_literal) @receiver
+  field: (field_identifier) @name
+  (#not-match? @receiver "^b")
+  (#set! receiver.type "char")) @reference.member
+(field_expression
+  value: (array_expression) @receiver
+  field: (field_identifier) @name
+  (#set! receiver.type "array")) @reference.member
+(field_expression
+  value: (integer_literal) @receiver
+  field: (field_identifier) @name
+  (#set! receiver.type "i32")) @reference.member
+(field_expression
+  value: (float_literal) @receiver
+  field: (field_identifier) @name
+  (#set! receiver.type "f64")) @reference.member
 (type_identifier) @reference.type
 (identifier) @reference.usage

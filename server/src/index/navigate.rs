@@ -82,19 +82,6 @@ fn receiver_type_name(receiver: &str) -> &str {
     last_segment.split('<').next().unwrap_or(last_segment)
 }
 
-/// The builtin type of a literal receiver, by how it opens: a string, a list or array, a
-/// dict or object, a number. What it names is a stand-in no repository type has, unless
-/// one is named like it (a Rust `impl Trait for str`).
-fn literal_type(receiver: &str) -> Option<&'static str> {
-    match receiver.chars().next()? {
-        '"' | '\'' | '`' => Some("str"),
-        '[' => Some("list"),
-        '{' => Some("dict"),
-        ch if ch.is_ascii_digit() => Some("int"),
-        _ => None,
-    }
-}
-
 /// Where a name is defined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NavTarget {
@@ -157,11 +144,19 @@ impl Index {
             return Vec::new();
         };
         let name = data.ref_text(reference);
+        let literal = self.literal_type(pos.file, reference);
         let mut res: Vec<DefId> = Vec::new();
         match reference.receiver {
             Some(receiver) => {
                 let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
-                self.member_candidates(pos.file, pos.offset, receiver_text, name, &mut res);
+                self.member_candidates(
+                    pos.file,
+                    pos.offset,
+                    receiver_text,
+                    literal,
+                    name,
+                    &mut res,
+                );
             }
             None => self.scope_candidates(pos.file, pos.offset, name, &mut res),
         }
@@ -179,7 +174,8 @@ impl Index {
             // A member the repository cannot hold is not guessed at among those it does.
             if let Some(receiver) = reference.receiver {
                 let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
-                if self.members_are_outside(pos.file, pos.offset, receiver_text) {
+                let builtin = literal.or_else(|| self.chain_literal_type(pos.file, receiver));
+                if self.members_are_outside(pos.file, pos.offset, receiver_text, builtin) {
                     return Vec::new();
                 }
             }
@@ -208,15 +204,19 @@ impl Index {
             return false;
         };
         let name = data.ref_text(reference);
+        let literal = self.literal_type(file, reference);
         let mut res: Vec<DefId> = Vec::new();
         match reference.receiver {
             Some(receiver) => {
                 let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("").trim();
-                self.member_candidates(file, reference.range.start, receiver_text, name, &mut res);
+                let offset = reference.range.start;
+                self.member_candidates(file, offset, receiver_text, literal, name, &mut res);
                 if res.is_empty() {
                     // `{"http": 80}.get(scheme)`, `", ".join(names)`: a member of a
-                    // literal's builtin type.
-                    if let Some(builtin) = literal_type(receiver_text) {
+                    // literal's builtin type, or of what its members give.
+                    if let Some(builtin) =
+                        literal.or_else(|| self.chain_literal_type(file, receiver))
+                    {
                         return self.held_by_another_type(def, builtin);
                     }
                     // `sqlite3.connect()`: a member of a module imported from outside the
@@ -350,13 +350,40 @@ impl Index {
         })
     }
 
+    /// The builtin type of a reference's literal receiver (`str` for `", ".join` in Python),
+    /// as its language's query names it: a stand-in no repository type has, unless one is
+    /// named like it (a Rust `impl Trait for str`).
+    fn literal_type(&self, file: FileId, reference: &Ref) -> Option<&'static str> {
+        let lang = self.file(file)?.lang;
+        lang.config().receiver_type(reference.receiver_type?)
+    }
+
+    /// The builtin type of the literal that a chain of calls at `receiver` in `file` starts
+    /// at (`", "` in `", ".join(names).strip()`): what the index cannot type among the values
+    /// a literal's members give is taken to be of builtin types too.
+    fn chain_literal_type(&self, file: FileId, receiver: TextRange) -> Option<&'static str> {
+        let refs = &self.file(file)?.syntax.refs;
+        let first = refs.partition_point(|inner| inner.range.start < receiver.start);
+        refs[first..]
+            .iter()
+            .take_while(|inner| inner.range.start < receiver.end)
+            .filter(|inner| inner.receiver.is_some_and(|of| of.start == receiver.start))
+            .find_map(|inner| self.literal_type(file, inner))
+    }
+
     /// Whether the members of `receiver` at `offset` in `file` are known to be none of the
-    /// repository's: a literal's (`", ".join`), a module's imported from outside it
-    /// (`errors.New`), or a value's of a type from outside it (`r.Context()` with
-    /// `r *http.Request`).
-    fn members_are_outside(&self, file: FileId, offset: u32, receiver: &str) -> bool {
+    /// repository's: a literal's (`", ".join`, whose builtin type is `literal`), a module's
+    /// imported from outside it (`errors.New`), or a value's of a type from outside it
+    /// (`r.Context()` with `r *http.Request`).
+    fn members_are_outside(
+        &self,
+        file: FileId,
+        offset: u32,
+        receiver: &str,
+        literal: Option<&str>,
+    ) -> bool {
         let receiver = receiver.trim();
-        literal_type(receiver).is_some()
+        literal.is_some()
             || self.is_outside_module(file, receiver)
             || self
                 .receiver_type(file, offset, receiver)
@@ -547,12 +574,14 @@ impl Index {
         (!data.syntax.defs.is_empty()).then_some(DefId { file, idx: 0 })
     }
 
-    /// Candidates for `receiver.name`.
+    /// Candidates for `receiver.name`, where `literal` is the builtin type of a literal
+    /// receiver.
     fn member_candidates(
         &self,
         file: FileId,
         offset: u32,
         receiver: &str,
+        literal: Option<&str>,
         name: &str,
         acc: &mut Vec<DefId>,
     ) {
@@ -583,7 +612,7 @@ impl Index {
             return;
         }
         // `"OK".into_response()`: a member of a literal's builtin type.
-        if let Some(builtin) = literal_type(receiver) {
+        if let Some(builtin) = literal {
             self.members_of_type(file, builtin, name, acc);
             return;
         }

@@ -1779,3 +1779,37 @@ fn a_typescript_utility_type_holds_its_arguments_members() {
     );
     check_definitions_exactly(&returned, &["src/options.ts:CacheOptions.limit"]);
 }
+
+#[test]
+fn a_literal_receiver_has_the_builtin_type_its_languages_query_gives() {
+    // Bytes and f-strings are strings too, not values of unknown type to guess at.
+    let text = "//- /app/text.py\nclass Sep:\n    def join(self, items):\n        pass\n";
+    for literal in ["b', '", "rb', '", "f'{sep}'", "', ' 'x'"] {
+        check_definitions_exactly(
+            &format!(
+                "{text}//- /app/main.py\ndef f(sep, names):\n    return {literal}.jo$0in(names)\n"
+            ),
+            &[],
+        );
+    }
+    // Nor are the members of what a literal's members give, which the index cannot type.
+    check_definitions_exactly(
+        "//- /app/text.py\nclass Text:\n    def strip(self):\n        pass\n//- /app/main.py\ndef f(names):\n    return ', '.join(names).str$0ip()\n",
+        &[],
+    );
+    // A regular expression's `test` is not a test helper's.
+    check_definitions_exactly(
+        "//- /src/helpers.js\nexport class Suite {\n  test(name) {}\n}\n//- /src/main.js\nexport function f(s) {\n  return /^a/.te$0st(s);\n}\n",
+        &[],
+    );
+    // A Rust char is not a str, and a trait the repository implements for it gives its method.
+    let rust = "//- /src/ext.rs\npub trait Classify {\n    fn classify(self) -> u8;\n}\nimpl Classify for &str {\n    fn classify(self) -> u8 { 0 }\n}\nimpl Classify for char {\n    fn classify(self) -> u8 { 1 }\n}\n";
+    check_definitions_exactly(
+        &format!("{rust}//- /src/lib.rs\nfn f() -> u8 {{\n    'x'.class$0ify()\n}}\n"),
+        &["src/ext.rs:char.classify"],
+    );
+    check_definitions_exactly(
+        &format!("{rust}//- /src/lib.rs\nfn f() -> u8 {{\n    \"x\".class$0ify()\n}}\n"),
+        &["src/ext.rs:str.classify"],
+    );
+}

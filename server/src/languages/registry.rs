@@ -165,6 +165,48 @@ pub struct LanguageConfig {
     /// `./helpers/index.js`): a definition named after such a module takes the directory's
     /// name.
     pub directory_stems: &'static [&'static str],
+    /// The builtin types the query's `(#set! receiver.type "..")` properties name, each once:
+    /// a reference's `receiver_type` is an index into it.
+    pub receiver_types: Vec<Box<str>>,
+    /// For each pattern, the index in `receiver_types` of the type it gives its receiver.
+    pub receiver_type_by_pattern: Vec<Option<u8>>,
+}
+
+impl LanguageConfig {
+    /// The builtin type a pattern's `receiver.type` property names, by its index in
+    /// `receiver_types`.
+    pub fn receiver_type(&self, idx: u8) -> Option<&str> {
+        self.receiver_types
+            .get(usize::from(idx))
+            .map(|name| &**name)
+    }
+}
+
+/// The types the patterns of `query` give their receivers (`(#set! receiver.type "str")` on
+/// a pattern whose `@receiver` is a string literal), each once, and each pattern's index in
+/// them.
+fn receiver_types(lang: Language, query: &Query) -> (Vec<Box<str>>, Vec<Option<u8>>) {
+    let mut types: Vec<Box<str>> = Vec::new();
+    let by_pattern = (0..query.pattern_count())
+        .map(|pattern| {
+            let name = query
+                .property_settings(pattern)
+                .iter()
+                .find(|property| &*property.key == "receiver.type")?
+                .value
+                .as_deref()
+                .unwrap_or_else(|| panic!("{lang}: receiver.type without a type"));
+            let idx = match types.iter().position(|known| &**known == name) {
+                Some(idx) => idx,
+                None => {
+                    types.push(name.into());
+                    types.len() - 1
+                }
+            };
+            Some(u8::try_from(idx).unwrap_or_else(|_| panic!("{lang}: too many receiver types")))
+        })
+        .collect();
+    (types, by_pattern)
 }
 
 macro_rules! query_file {
@@ -306,6 +348,7 @@ fn build(lang: Language) -> LanguageConfig {
         Language::Rust => &["mod"],
         Language::Go => &[],
     };
+    let (receiver_types, receiver_type_by_pattern) = receiver_types(lang, &query);
     LanguageConfig {
         language: lang,
         query,
@@ -317,6 +360,8 @@ fn build(lang: Language) -> LanguageConfig {
         continuation_words,
         statement_kinds,
         directory_stems,
+        receiver_types,
+        receiver_type_by_pattern,
     }
 }
 

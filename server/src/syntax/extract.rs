@@ -55,6 +55,8 @@ struct RefBuilder {
     range: TextRange,
     call: bool,
     receiver: Option<TextRange>,
+    /// The receiver's builtin type, with the pattern that gave it.
+    receiver_type: Option<(usize, u8)>,
 }
 
 /// What the matches of one bound name collected; the type set by the first pattern in the
@@ -783,7 +785,8 @@ impl<'tree> Found<'_, '_, 'tree> {
     }
 
     /// A reference at its name (or the whole capture), a call if any match says so, with
-    /// the first receiver a match gives.
+    /// the first receiver a match gives and the type of a literal receiver (the first
+    /// pattern's that gives one).
     fn reference(&self, call: bool, node: Node<'tree>, refs: &mut FxHashMap<usize, RefBuilder>) {
         let name_node = self.name.unwrap_or(node);
         let receiver = self
@@ -796,10 +799,17 @@ impl<'tree> Found<'_, '_, 'tree> {
             range: node_range(name_node),
             call: false,
             receiver: None,
+            receiver_type: None,
         });
         builder.call |= call;
         if builder.receiver.is_none() {
             builder.receiver = receiver;
+        }
+        let pattern = self.query_match.pattern_index;
+        if let Some(receiver_type) = self.config.receiver_type_by_pattern[pattern] {
+            if self.takes_precedence(builder.receiver_type.map(|(set, _)| set)) {
+                builder.receiver_type = Some((pattern, receiver_type));
+            }
         }
     }
 
@@ -1203,6 +1213,9 @@ fn assemble_refs(builders: FxHashMap<usize, RefBuilder>, defs: &[Def]) -> Vec<Re
             range: builder.range,
             call: builder.call,
             receiver: builder.receiver,
+            receiver_type: builder
+                .receiver_type
+                .map(|(_, receiver_type)| receiver_type),
         })
         .collect();
     refs.sort_unstable_by_key(|reference| reference.range);

@@ -86,6 +86,10 @@ pub struct Ref {
     pub call: bool,
     /// What the name is accessed on, for `obj.name`, `pkg.Name` or `Type::name`.
     pub receiver: Option<TextRange>,
+    /// The builtin type of a literal receiver (`", ".join`), as the language's query names it:
+    /// an index into its `LanguageConfig::receiver_types` (a byte, so that a reference takes
+    /// no more room).
+    pub receiver_type: Option<u8>,
 }
 
 /// A name bound to a value of a known type: a typed parameter or variable (`s *Store`,
