@@ -339,9 +339,10 @@ pub fn expand(
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     let primary = primary_targets(index, ranking, top_score);
     let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
-    // A task naming its targets is about their uses: a definition found by its words alone
-    // brings no callers then (`rename Mux.handle` lists the callers of `handle`, not of
-    // `Mux.Get`, whose body shares the task's words).
+    // A task naming its targets as code is about their uses: a definition found by its
+    // words alone brings no callers then (`rename Mux.handle` lists the callers of `handle`,
+    // not of `Mux.Get`, whose body shares the task's words). One found by its name still
+    // does (the implementations of a trait method the task names).
     let words_only_callers = !primary.iter().any(|target| target.direct);
     let mut expander = Expander {
         index,
@@ -568,8 +569,10 @@ impl Expander<'_> {
             self.pinned,
             &mut self.candidates,
         );
-        // A refactor of a method (its name, its signature) changes its overrides too.
-        if self.intent == IntentKind::Refactor {
+        // A refactor of a method (its name, its signature) changes its overrides too (those
+        // of a method the task names, as with callers: `rename StreamDeserializer::byte_offset`
+        // is not about the implementations of the trait method `Read::byte_offset`).
+        if self.intent == IntentKind::Refactor && (target.direct || self.words_only_callers) {
             self.overrides(target, &def_data.name, primary_ids);
         }
     }
@@ -2282,7 +2285,7 @@ describe('http adapter', () => {
     }
 
     #[test]
-    fn a_target_found_by_words_brings_callers_only_when_no_target_is_named() {
+    fn a_target_found_by_words_brings_callers_only_when_none_is_written_as_code() {
         let source = "//- /src/mux.py\n\
             class Mux:\n    def handle(self):\n        pass\n    def get(self):\n        return self.handle()\n\
             //- /src/app.py\n\
@@ -2300,7 +2303,7 @@ describe('http adapter', () => {
             symbols.extend(symbols_with_reason(&expansion, "caller-of:handle"));
             symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
         };
-        // `rename Mux.handle`: the callers of `handle`, not of `get`.
+        // `rename Mux.handle`: the callers of `handle`, not of `get`, found by its words.
         let mut ranking = one_target(handle, handle.file);
         ranking.defs.push(by_words(0.9));
         assert_eq!(callers(&ranking), ["Mux.get", "post"]);
