@@ -261,15 +261,32 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         .retain(|mention| !renamed_to.contains(mention.text.as_str()));
     res.new_names = renamed_to.iter().map(|name| (*name).to_owned()).collect();
     res.new_names.sort_unstable();
-    // The lines of a trace that locate its frames: their words are no names of the task's.
+    // The lines of a trace that locate its frames, and the function line above a
+    // backtrace's location line (a Go goroutine dump's `pkg.(*Type).method(0xc0, ...)`, a
+    // Rust backtrace's `3: crate::module::function`): their words are no words of the
+    // task's (`github`, `home`, `pkg`), and the frames point at their code themselves.
     let mut frame_lines: Vec<(usize, usize)> = Vec::new();
     let mut line_start = 0;
+    let mut previous_line: Option<(usize, &str)> = None;
     for line in query.split_inclusive('\n') {
         if super::trace::is_frame_location(line) {
+            if let Some((start, above)) = previous_line {
+                if super::trace::is_backtrace_location(line)
+                    && !super::trace::is_frame_location(above)
+                {
+                    frame_lines.push((start, start + above.len()));
+                }
+            }
             frame_lines.push((line_start, line_start + line.len()));
         }
+        previous_line = Some((line_start, line));
         line_start += line.len();
     }
+    let locates_frame = |start: usize| {
+        frame_lines
+            .iter()
+            .any(|(from, to)| (*from..*to).contains(&start))
+    };
     // The previous word, when it is a plain prose word: (where it ends, lower-cased).
     let mut previous: Option<(usize, String)> = None;
     for_each_word(query, |start, word| {
@@ -280,7 +297,10 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             }
         }
         res.words.push(lower.clone());
-        identifier_terms(word, |term| res.terms.push(term.to_owned()));
+        let in_frame = locates_frame(start);
+        if !in_frame {
+            identifier_terms(word, |term| res.terms.push(term.to_owned()));
+        }
         // A plain word: letters only, capitalized at most.
         let plain = word.len() > 1
             && word.as_bytes()[0].is_ascii_alphabetic()
@@ -288,7 +308,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             && !is_english_stop_word(&lower);
         // Two prose words in a row are also the identifier they would make together
         // (`content type` -> `content_type`, `contentType`).
-        if plain {
+        if plain && !in_frame {
             if let Some((end, first)) = &previous {
                 let gap = &query[*end..start];
                 if gap.chars().all(|ch| ch == ' ' || ch == '-') && gap.len() <= 2 {
@@ -301,10 +321,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             }
         }
         previous = plain.then(|| (start + word.len(), lower.clone()));
-        let locates_frame = frame_lines
-            .iter()
-            .any(|(from, to)| (*from..*to).contains(&start));
-        if !locates_frame
+        if !in_frame
             && !is_stop_word(&lower)
             && lower.len() > 1
             && !lower.bytes().all(|byte| byte.is_ascii_digit())
@@ -859,6 +876,39 @@ mod tests {
                 analysis.content_words.iter().any(|w| w == word),
                 "{word}: {:?}",
                 analysis.content_words
+            );
+        }
+    }
+
+    #[test]
+    fn a_goroutine_dumps_frame_lines_give_no_words_to_search() {
+        let analysis = analyze(
+            "panic: runtime error: invalid memory address or nil pointer dereference\n\n\
+             goroutine 1 [running]:\n\
+             github.com/urfave/cli/v3.(*Command).set(0xc000166008, {0xc00001e0b0, 0x4})\n\
+             \t/home/me/go/pkg/mod/github.com/urfave/cli/v3@v3.3.2/command.go:359 +0x8c\n\
+             main.main()\n\
+             \t/home/me/src/tool/main.go:41 +0x2c5\n",
+        );
+        assert_eq!(analysis.frames.len(), 2);
+        for word in ["github", "urfave", "home", "pkg", "command", "main"] {
+            assert!(
+                !analysis.terms.iter().any(|t| t == word),
+                "{word}: {:?}",
+                analysis.terms
+            );
+            assert!(
+                !analysis.content_words.iter().any(|w| w == word),
+                "{word}: {:?}",
+                analysis.content_words
+            );
+        }
+        // The panic's message is what the task says.
+        for word in ["memori", "pointer", "nilpointer"] {
+            assert!(
+                analysis.terms.iter().any(|t| t == word),
+                "{word}: {:?}",
+                analysis.terms
             );
         }
     }

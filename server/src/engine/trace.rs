@@ -127,6 +127,12 @@ fn panic_location(trimmed: &str) -> Option<&str> {
     location.split([' ', ',']).next()
 }
 
+/// Whether a line is a backtrace's location line, below its function's line (see
+/// `backtrace_location`).
+pub fn is_backtrace_location(line: &str) -> bool {
+    backtrace_location(line).is_some_and(|location| path_line(location).is_some())
+}
+
 /// A backtrace's location line, below the function's: a Go goroutine dump's
 /// `\t/path/file.go:57 +0x1d`, a Rust backtrace's `at ./src/x.rs:10:5`.
 fn backtrace_location(line: &str) -> Option<&str> {
