@@ -617,12 +617,15 @@ impl Segment {
 const MIN_MIRROR_DEFS: usize = 4;
 
 /// The key that groups candidate copies: every definition's name, kind and parent, with the
-/// file name, or for a small file its path below the top directory.
+/// file name's stem (a package's `index.d.ts` and `index.d.cts`, `index.js` and `index.mjs`
+/// are one module's declarations or builds), or for a small file its path below the top
+/// directory.
 fn mirror_key(data: &FileData) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let defs = &data.syntax.defs;
     let place = if defs.len() >= MIN_MIRROR_DEFS {
-        data.path.rsplit('/').next().unwrap_or(&data.path)
+        let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
+        file_name.split('.').next().unwrap_or(file_name)
     } else {
         match below_top_dir(&data.path) {
             Some(below_top) if !defs.is_empty() => below_top,
@@ -1250,6 +1253,12 @@ export const cache = () => {}
 export const cache = () => {}
 //- /lib/middleware/etag/index.ts
 export const cache = () => {}
+//- /index.d.ts
+export class Axios { get(): void; post(): void }
+export function create(): Axios;
+//- /index.d.cts
+export class Axios { get(): void; post(): void }
+export function create(): Axios;
 "#,
         );
         let search = SearchIndex::build(&index, 0, None);
@@ -1269,7 +1278,9 @@ export const cache = () => {}
                 (
                     "deno_dist/middleware/cache/index.ts".to_owned(),
                     "src/middleware/cache/index.ts".to_owned()
-                )
+                ),
+                // One module's declarations for two module systems.
+                ("index.d.cts".to_owned(), "index.d.ts".to_owned()),
             ]
         );
     }
