@@ -517,9 +517,12 @@ impl Expander<'_> {
                 frame_window(index, target).or_else(|| focus_window(index, def, &self.terms));
             if let Some((window, header_card)) = window {
                 // Longer than two windows, it shows the window before its whole body: the
-                // lines that matter, not a screenful of others.
-                let long = LineSpan::of(index, def)
-                    .is_some_and(|span| span.end - span.header >= LONG_LINES);
+                // lines that matter, not a screenful of others. A refactor of a function the
+                // task writes as code changes all of it: its whole body first, while it fits.
+                let rewrites_all = self.intent == IntentKind::Refactor && target.direct;
+                let long = !rewrites_all
+                    && LineSpan::of(index, def)
+                        .is_some_and(|span| span.end - span.header >= LONG_LINES);
                 let at = if long {
                     0
                 } else {
@@ -1800,6 +1803,15 @@ impl Text {
         assert_eq!(code.renderings[0].body.lines().count(), 30);
         assert!(code.renderings[1].body.starts_with("def create("));
         assert_eq!(code.renderings[1].body.lines().count(), 84);
+        // A refactor of it, written as code, rewrites all of it: the whole body first.
+        let terms: Vec<String> = ["batch", "size"].map(String::from).to_vec();
+        let expansion = expand(&index, &ranking, IntentKind::Refactor, false, &[], &terms);
+        let code = with_reason(&expansion, "exact-name")
+            .into_iter()
+            .find(|candidate| candidate.renderings.len() > 1)
+            .expect("the target's code");
+        assert_eq!(code.renderings[0].body.lines().count(), 84);
+        assert!(code.renderings[1].body.contains("batch_size <= 0"));
     }
 
     #[test]
