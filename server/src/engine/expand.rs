@@ -682,6 +682,14 @@ impl Expander<'_> {
         let index = self.index;
         let mut n_cards = 0;
         let mut members: Vec<(&Ranked, Section)> = Vec::new();
+        // Writing tests, the best-ranked test comes whole when no test of a target does: a
+        // test to write is modelled on one that exists (its imports, fixtures, client), which
+        // a card does not show.
+        let mut wants_model_test = self.intent == IntentKind::TestWriting
+            && !self.candidates.iter().any(|candidate| {
+                candidate.section == Section::Tests
+                    && candidate.renderings.first().map(|r| r.fidelity) == Some(Fidelity::Full)
+            });
         for ranked in &ranking.defs {
             if n_cards >= MAX_CARDS || ranked.score < top_score * CARD_RATIO {
                 break;
@@ -696,9 +704,20 @@ impl Expander<'_> {
             } else {
                 Section::Definitions
             };
+            let model = wants_model_test
+                && section == Section::Tests
+                && index
+                    .def(ranked.def)
+                    .is_some_and(|def| def.kind.is_callable());
+            let shown = if model {
+                wants_model_test = false;
+                code
+            } else {
+                card
+            };
             self.candidates.push(Candidate {
                 named: ranked.named,
-                ..card(
+                ..shown(
                     index,
                     ranked.def,
                     section,
@@ -2294,6 +2313,44 @@ describe('http adapter', () => {
         // One of several definitions of the name must earn its place by its file's rank.
         ranking.defs[1].reasons = vec!["exact-name:bool_flag".to_owned()];
         assert!(code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
+    }
+
+    #[test]
+    fn writing_tests_the_best_ranked_test_comes_whole_when_no_test_of_a_target_does() {
+        let source = "//- /app/static.py\n\
+            def is_not_modified(headers):\n    return False\n\
+            //- /tests/test_static.py\n\
+            def test_etag_match(client):\n    response = client.get('/x')\n    assert response.status_code == 304\n\
+            def test_missing(client):\n    assert client.get('/y').status_code == 404\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let target = index.defs_named("is_not_modified")[0];
+        let mut ranking = one_target(target, target.file);
+        ranking
+            .defs
+            .push(ranked_by_bm25(&index, "test_etag_match", 0.2));
+        ranking
+            .defs
+            .push(ranked_by_bm25(&index, "test_missing", 0.15));
+        let expansion = expand(&index, &ranking, IntentKind::TestWriting, false, &[], &[]);
+        let fidelity_of = |name: &str| {
+            let def = index.defs_named(name)[0];
+            expansion
+                .candidates
+                .iter()
+                .find(|candidate| candidate.def == Some(def) && candidate.section == Section::Tests)
+                .map(|candidate| candidate.renderings[0].fidelity)
+        };
+        assert_eq!(fidelity_of("test_etag_match"), Some(Fidelity::Full));
+        assert_eq!(fidelity_of("test_missing"), Some(Fidelity::Compact));
+        // Other tasks list tests found by their words as cards among the definitions.
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        assert!(expansion
+            .candidates
+            .iter()
+            .all(
+                |candidate| candidate.renderings[0].fidelity != Fidelity::Full
+                    || candidate.def == Some(target)
+            ));
     }
 
     #[test]
