@@ -150,6 +150,15 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "throws", 1.5),
     (IntentKind::BugFix, "raises", 1.5),
     (IntentKind::BugFix, "ignores", 1.5),
+    (IntentKind::BugFix, "drops", 1.5),
+    (IntentKind::BugFix, "strips", 1.5),
+    (IntentKind::BugFix, "loses", 2.0),
+    (IntentKind::BugFix, "leaks", 2.0),
+    (IntentKind::BugFix, "is ignored", 2.0),
+    (IntentKind::BugFix, "are ignored", 2.0),
+    // What it does where it should not (`proposes --help even when HideHelp is set`).
+    (IntentKind::BugFix, "even when", 1.5),
+    (IntentKind::BugFix, "even though", 1.5),
     // A value that is nobody's answer (`header() returns undefined for a header set twice`).
     (IntentKind::BugFix, "returns undefined", 2.0),
     (IntentKind::BugFix, "returns null", 2.0),
@@ -677,7 +686,23 @@ mod tests {
             IntentKind::BugFix
         );
         assert_eq!(
+            kind_of("the session middleware drops cookies set by the handler"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("the decompress option is ignored for zstd responses"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("the suggestion proposes --help even when HideHelp is set"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
             kind_of("reject names longer than 64 characters in the form"),
+            IntentKind::Implementation
+        );
+        assert_eq!(
+            kind_of("strip trailing slashes from mounted paths"),
             IntentKind::Implementation
         );
         assert_eq!(
