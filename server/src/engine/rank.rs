@@ -59,6 +59,9 @@ const AUXILIARY_WORDS: &[(&str, &str)] = &[
 /// Files that only declare types (see `declares_types_only`) rank below code that runs when
 /// the task changes behaviour, unless the query asks about types.
 const DECLARATIONS_PENALTY: f32 = 0.6;
+/// Words that make a task a rename: a rename changes the name's declarations too.
+const RENAME_WORDS: &[&str] = &["rename", "renames", "renamed", "renaming"];
+
 /// Query words that ask about declarations.
 const DECLARATION_WORDS: &[&str] = &[
     "type",
@@ -1327,14 +1330,20 @@ impl<'a> FilePenalties<'a> {
     fn new(input: &RankInput<'a>) -> FilePenalties<'a> {
         let index = input.index;
         let analysis = input.analysis;
+        // A rename changes the declarations of the name too (`rename
+        // InterceptorManager.use to register` edits `index.d.ts`).
         let behaviour_change = matches!(
             input.intent,
             IntentKind::BugFix | IntentKind::Implementation | IntentKind::Refactor
         ) && !analysis
             .words
             .iter()
-            .chain(&analysis.scope_words)
-            .any(|word| DECLARATION_WORDS.contains(&word.as_str()));
+            .any(|word| RENAME_WORDS.contains(&word.as_str()))
+            && !analysis
+                .words
+                .iter()
+                .chain(&analysis.scope_words)
+                .any(|word| DECLARATION_WORDS.contains(&word.as_str()));
         // A commit-style scope (`printer: ...`, `fix(router): ...`) that names directories of
         // the repository puts the change inside them: the files outside rank lower. A scope
         // naming only a file's stem (`walk: ...`) stays a path word (see
@@ -2698,6 +2707,10 @@ export function send(request: Request, options: RetryOptions) {
         assert!(declarations.is_empty());
         let (path, declarations) = top_file("add a type for the retry limit", IntentKind::BugFix);
         assert_eq!(path, "source/types/retry.ts");
+        assert!(declarations.is_empty());
+        // A rename changes the name's declarations too.
+        let (_, declarations) =
+            top_file("rename the retry limit to maxRetries", IntentKind::Refactor);
         assert!(declarations.is_empty());
         // Naming the language of the declarations, or their namespace, asks about them too.
         let (_, declarations) = top_file(
