@@ -118,6 +118,17 @@ fn counted(input: &AssembleInput<'_>, idx: usize, rendering_idx: usize) -> (Stri
     (block, tokens)
 }
 
+/// Whether `card` is the heading, among its file's definitions, of a container `shown` as
+/// a standard card in the code: the same definition's compact card.
+fn heads_standard_card(card: (&Candidate, &Rendering), shown: (&Candidate, &Rendering)) -> bool {
+    card.0.section == Section::Definitions
+        && card.1.fidelity == Fidelity::Compact
+        && shown.0.section == Section::Code
+        && shown.1.fidelity == Fidelity::Standard
+        && card.0.def.is_some()
+        && card.0.def == shown.0.def
+}
+
 /// The positions of the chosen items a rendering would overlap: items of one file sharing
 /// lines, when one holds the other or both are in the same section.
 fn overlapping(
@@ -389,18 +400,12 @@ impl<'i, 'a> Packer<'i, 'a> {
         // sit under whatever definition comes before).
         overlapped.retain(|pos| {
             let chosen = &self.chosen[*pos];
-            let other_candidate = &candidates[chosen.candidate_idx];
-            let other = chosen.rendering(candidates);
-            let heading_of = |card: (&Candidate, &Rendering), shown: (&Candidate, &Rendering)| {
-                card.0.section == Section::Definitions
-                    && card.1.fidelity == Fidelity::Compact
-                    && shown.0.section == Section::Code
-                    && shown.1.fidelity == Fidelity::Standard
-                    && card.0.def.is_some()
-                    && card.0.def == shown.0.def
-            };
-            !(heading_of((candidate, rendering), (other_candidate, other))
-                || heading_of((other_candidate, other), (candidate, rendering)))
+            let other = (
+                &candidates[chosen.candidate_idx],
+                chosen.rendering(candidates),
+            );
+            !(heads_standard_card((candidate, rendering), other)
+                || heads_standard_card(other, (candidate, rendering)))
         });
         let replaces = overlapped.iter().all(|pos| {
             let other = self.chosen[*pos].rendering(candidates);

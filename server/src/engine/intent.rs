@@ -346,13 +346,12 @@ const TEST_WORDS: &[&str] = &[
     "specs",
 ];
 
-/// Words that say a change reaches past a definition's body (its name, signature or place),
-/// so its callers have to change with it.
+/// Words that make a task a rename.
+const RENAME_WORDS: &[&str] = &["rename", "renamed", "renames", "renaming"];
+
+/// Words that say a change reaches past a definition's body (its signature or place; a
+/// rename's too, see [`RENAME_WORDS`]), so its callers have to change with it.
 const INTERFACE_WORDS: &[&str] = &[
-    "rename",
-    "renamed",
-    "renames",
-    "renaming",
     "signature",
     "argument",
     "arguments",
@@ -380,9 +379,17 @@ const INTERFACE_WORDS: &[&str] = &[
 /// Whether the task changes an interface (renames, signatures, moves), so that the callers
 /// of what it changes are part of the change. `words` are the query's lower-cased words.
 pub fn changes_interface(words: &[String]) -> bool {
+    renames(words)
+        || words
+            .iter()
+            .any(|word| INTERFACE_WORDS.contains(&word.as_str()))
+}
+
+/// Whether the task renames something. `words` are the query's lower-cased words.
+pub fn renames(words: &[String]) -> bool {
     words
         .iter()
-        .any(|word| INTERFACE_WORDS.contains(&word.as_str()))
+        .any(|word| RENAME_WORDS.contains(&word.as_str()))
 }
 
 /// Detects the intent of `query`. `words` are its lower-cased words in order.

@@ -267,19 +267,19 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     // task's (`github`, `home`, `pkg`), and the frames point at their code themselves.
     let mut frame_lines: Vec<(usize, usize)> = Vec::new();
     let mut line_start = 0;
-    let mut previous_line: Option<(usize, &str)> = None;
+    // The line above, where it starts, and whether it locates a frame.
+    let mut above: Option<(usize, &str, bool)> = None;
     for line in query.split_inclusive('\n') {
-        if super::trace::is_frame_location(line) {
-            if let Some((start, above)) = previous_line {
-                if super::trace::is_backtrace_location(line)
-                    && !super::trace::is_frame_location(above)
-                {
+        let locates = super::trace::is_frame_location(line);
+        if locates {
+            if let Some((start, above, false)) = above {
+                if super::trace::is_backtrace_location(line) {
                     frame_lines.push((start, start + above.len()));
                 }
             }
             frame_lines.push((line_start, line_start + line.len()));
         }
-        previous_line = Some((line_start, line));
+        above = Some((line_start, line, locates));
         line_start += line.len();
     }
     let locates_frame = |start: usize| {

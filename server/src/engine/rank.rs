@@ -5,7 +5,7 @@
 //! Invariant: deterministic (every sort has a total tie-break); every score carries the
 //! reasons that made it.
 
-use super::intent::IntentKind;
+use super::intent::{renames, IntentKind};
 use super::items::def_lines;
 use super::query::{compound_candidates, flag_relatives, last_segment, name_forms, QueryAnalysis};
 use super::search::SearchIndex;
@@ -59,9 +59,6 @@ const AUXILIARY_WORDS: &[(&str, &str)] = &[
 /// Files that only declare types (see `declares_types_only`) rank below code that runs when
 /// the task changes behaviour, unless the query asks about types.
 const DECLARATIONS_PENALTY: f32 = 0.6;
-/// Words that make a task a rename: a rename changes the name's declarations too.
-const RENAME_WORDS: &[&str] = &["rename", "renames", "renamed", "renaming"];
-
 /// Query words that ask about declarations.
 const DECLARATION_WORDS: &[&str] = &[
     "type",
@@ -1335,10 +1332,7 @@ impl<'a> FilePenalties<'a> {
         let behaviour_change = matches!(
             input.intent,
             IntentKind::BugFix | IntentKind::Implementation | IntentKind::Refactor
-        ) && !analysis
-            .words
-            .iter()
-            .any(|word| RENAME_WORDS.contains(&word.as_str()))
+        ) && !renames(&analysis.words)
             && !analysis
                 .words
                 .iter()

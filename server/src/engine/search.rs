@@ -624,8 +624,7 @@ fn mirror_key(data: &FileData) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let defs = &data.syntax.defs;
     let place = if defs.len() >= MIN_MIRROR_DEFS {
-        let file_name = data.path.rsplit('/').next().unwrap_or(&data.path);
-        file_name.split('.').next().unwrap_or(file_name)
+        crate::index::module_name(&data.path)
     } else {
         match below_top_dir(&data.path) {
             Some(below_top) if !defs.is_empty() => below_top,
