@@ -412,10 +412,7 @@ impl<'i, 'a> Packer<'i, 'a> {
             let holds_code = || {
                 is_function
                     && rendering.range != other.range
-                    && !candidates[self.chosen[*pos].candidate_idx]
-                        .reasons
-                        .iter()
-                        .any(|reason| reason.starts_with("traceback-frame"))
+                    && !candidates[self.chosen[*pos].candidate_idx].frame
             };
             rendering.fidelity == Fidelity::Full
                 && (other.fidelity != Fidelity::Full || holds_code())
@@ -764,6 +761,7 @@ mod tests {
             score,
             reasons: Vec::new(),
             named: false,
+            frame: false,
             of: None,
             renderings: vec![rendering],
         }
@@ -822,6 +820,7 @@ def execute(sql, params):
             score: 1.0,
             reasons: Vec::new(),
             named: true,
+            frame: false,
             of: None,
             renderings: vec![full(&index, execute), compact(&index, execute)],
         }];
@@ -836,6 +835,7 @@ def execute(sql, params):
                 score: 0.9 - card as f32 * 0.001,
                 reasons: Vec::new(),
                 named: false,
+                frame: false,
                 of: None,
                 renderings: vec![compact(&index, helper)],
             });
@@ -884,7 +884,7 @@ export class Store {
 }
 "#,
         );
-        let code = |name: &str, score: f32, reasons: &[&str]| {
+        let code = |name: &str, score: f32, frame: bool| {
             let def = index.defs_named(name)[0];
             Candidate {
                 section: Section::Code,
@@ -893,8 +893,9 @@ export class Store {
                 symbol: Some(name.to_owned()),
                 kind: index.def(def).map(|def| def.kind),
                 score,
-                reasons: reasons.iter().map(|reason| reason.to_string()).collect(),
+                reasons: Vec::new(),
                 named: false,
+                frame,
                 of: None,
                 renderings: vec![full(&index, def)],
             }
@@ -906,20 +907,17 @@ export class Store {
         // The inner function is chosen first; the whole function, which shows it and its
         // neighbour, replaces it.
         assert_eq!(
-            chosen(&[code("setState", 1.0, &[]), code("create", 0.8, &[])]),
+            chosen(&[code("setState", 1.0, false), code("create", 0.8, false)]),
             vec![1]
         );
         // A class's code does not swallow the method the task is about, and a pasted
         // trace's frame stays as the trace put it.
         assert_eq!(
-            chosen(&[code("set", 1.0, &[]), code("Store", 0.8, &[])]),
+            chosen(&[code("set", 1.0, false), code("Store", 0.8, false)]),
             vec![0]
         );
         assert_eq!(
-            chosen(&[
-                code("setState", 1.0, &["traceback-frame:src/store.ts:5"]),
-                code("create", 0.8, &[])
-            ]),
+            chosen(&[code("setState", 1.0, true), code("create", 0.8, false)]),
             vec![0]
         );
     }
@@ -955,6 +953,7 @@ def close_connection(conn):
                 score,
                 reasons: Vec::new(),
                 named,
+                frame: false,
                 of: None,
                 renderings: vec![rendering],
             }

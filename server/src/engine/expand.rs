@@ -106,6 +106,7 @@ fn def_candidate(
         score,
         reasons,
         named: false,
+        frame: false,
         of: None,
         renderings,
     }
@@ -304,13 +305,7 @@ impl LineSpan {
 /// [`FRAME_LINES_BEFORE`]), when the definition is longer than them, and whether they start
 /// below its header (then its card comes as an item of its own).
 fn frame_window(index: &Index, target: &Ranked) -> Option<(Rendering, bool)> {
-    let data = index.file(target.def.file)?;
-    let prefix = format!("traceback-frame:{}:", data.path);
-    let frame_line = target.reasons.iter().find_map(|reason| {
-        reason
-            .strip_prefix(prefix.as_str())
-            .and_then(|line| line.parse::<u32>().ok())
-    })?;
+    let frame_line = target.marks.frame_line?;
     let span = LineSpan::of(index, target.def)?;
     let line = frame_line.saturating_sub(1).clamp(span.header, span.end);
     span.window(
@@ -379,9 +374,7 @@ pub fn expand(
     // of several definitions, a mirror's or a declaration's, stays where its file ranks.)
     let written: FxHashSet<DefId> = primary
         .iter()
-        .filter(|target| {
-            target.direct && target.reasons.iter().any(|reason| reason == "exact-name")
-        })
+        .filter(|target| target.direct && target.marks.unique_name)
         .map(|target| target.def)
         .collect();
     // Precision: candidates outside the focus files must earn their place.
@@ -453,11 +446,7 @@ fn primary_targets<'r>(index: &Index, ranking: &'r Ranking, top_score: f32) -> V
         if primary.len() >= MAX_PRIMARY {
             break;
         }
-        let qualifier_only = !ranked.direct
-            && ranked
-                .reasons
-                .iter()
-                .any(|reason| reason.starts_with("container-of:"));
+        let qualifier_only = !ranked.direct && ranked.marks.qualifier;
         if qualifier_only {
             continue;
         }
@@ -501,6 +490,7 @@ impl Expander<'_> {
         if !self.pinned.contains(&def.file) {
             let mut candidate = Candidate {
                 named: target.named,
+                frame: target.marks.frame_line.is_some(),
                 ..code(
                     index,
                     def,
@@ -536,6 +526,7 @@ impl Expander<'_> {
                 if header_card {
                     self.candidates.push(Candidate {
                         named: target.named,
+                        frame: target.marks.frame_line.is_some(),
                         ..def_candidate(
                             index,
                             def,
@@ -717,6 +708,7 @@ impl Expander<'_> {
             };
             self.candidates.push(Candidate {
                 named: ranked.named,
+                frame: ranked.marks.frame_line.is_some(),
                 ..shown(
                     index,
                     ranked.def,
@@ -927,12 +919,7 @@ fn focus_files(ranking: &Ranking, primary: &[&Ranked], intent: IntentKind) -> Fx
         focus.insert(target.def.file);
     }
     // The exception a trace reports: what went wrong, beside where.
-    for thrown in ranking.defs.iter().filter(|ranked| {
-        ranked
-            .reasons
-            .iter()
-            .any(|reason| reason.starts_with("thrown:"))
-    }) {
+    for thrown in ranking.defs.iter().filter(|ranked| ranked.marks.thrown) {
         focus.insert(thrown.def.file);
     }
     focus
@@ -1210,6 +1197,7 @@ fn callers_and_tests(
                 score: score * caller_weight * rank_penalty,
                 reasons: vec![format!("caller-of:{name}")],
                 named: false,
+                frame: false,
                 of: Some(name.clone()),
                 renderings,
             };
@@ -1312,6 +1300,7 @@ fn imports(
             score: top_score * 0.3 / (1.0 + rank as f32),
             reasons: vec![format!("imports-of:{}", data.path)],
             named: false,
+            frame: false,
             of: None,
             renderings: vec![rendering],
         });
@@ -1322,7 +1311,7 @@ fn imports(
 mod tests {
     use super::*;
     use crate::engine::items::Fidelity;
-    use crate::engine::rank::RankedFile;
+    use crate::engine::rank::{Marks, RankedFile};
 
     /// The first definition named `name`, ranked by BM25 alone.
     fn ranked_by_bm25(index: &Index, name: &str, score: f32) -> Ranked {
@@ -1330,6 +1319,7 @@ mod tests {
             def: index.defs_named(name)[0],
             score,
             reasons: vec!["bm25:1.00".to_owned()],
+            marks: Marks::default(),
             direct: false,
             located: false,
             named: false,
@@ -1344,6 +1334,10 @@ mod tests {
                 def,
                 score: 1.0,
                 reasons: vec!["exact-name".to_owned()],
+                marks: Marks {
+                    unique_name: true,
+                    ..Marks::default()
+                },
                 direct: true,
                 located: false,
                 named: true,
@@ -1403,6 +1397,7 @@ mod tests {
             def: target,
             score: 1.0,
             reasons: Vec::new(),
+            marks: Marks::default(),
             direct: named,
             located: false,
             named,
@@ -1460,6 +1455,7 @@ mod tests {
             },
             score: 0.3,
             reasons: Vec::new(),
+            marks: Marks::default(),
             direct,
             located,
             named: true,
@@ -1723,6 +1719,7 @@ impl Text {
         let target = index.defs_named("handle")[0];
         let mut ranking = one_target(target, target.file);
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
+        ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
         // The lines around the frame, which start far below the header, so the function's
@@ -1751,6 +1748,7 @@ impl Text {
         assert_eq!(card.renderings[0].body, "def handle(options)\n");
         // A frame near the header shows the lines from the header: no card of its own.
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:5".to_owned()];
+        ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:5");
         assert_eq!(candidates.len(), 1);
@@ -2291,6 +2289,10 @@ describe('http adapter', () => {
             def: flag,
             score: 0.5,
             reasons: vec!["exact-name".to_owned()],
+            marks: Marks {
+                unique_name: true,
+                ..Marks::default()
+            },
             direct: true,
             located: false,
             named: true,
@@ -2312,6 +2314,7 @@ describe('http adapter', () => {
         assert!(!code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
         // One of several definitions of the name must earn its place by its file's rank.
         ranking.defs[1].reasons = vec!["exact-name:bool_flag".to_owned()];
+        ranking.defs[1].marks = Marks::of(&ranking.defs[1].reasons);
         assert!(code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
     }
 
@@ -2395,6 +2398,10 @@ describe('http adapter', () => {
         let mut ranking = one_target(strict, strict.file);
         ranking.defs.push(Ranked {
             reasons: vec!["container-of:Store.strict".to_owned()],
+            marks: Marks {
+                qualifier: true,
+                ..Marks::default()
+            },
             named: true,
             ..ranked_by_bm25(&index, "Store", 0.9)
         });

@@ -89,6 +89,9 @@ pub struct Candidate {
     /// A ranked definition the task names (see `Ranked::named`), not one found by BM25
     /// alone or through another candidate (its container, callee, caller, file map).
     pub named: bool,
+    /// Shows a definition a pasted trace's frame points into: its rendering stays as
+    /// focused as the trace put it.
+    pub frame: bool,
     /// Extra attribute for callers (`of="connect"`).
     pub of: Option<String>,
     /// Renderings, richest first; assembly takes the richest that fits.

@@ -121,6 +121,50 @@ pub struct Ranked {
     pub named: bool,
     /// The part of `score` that comes from the definition's file (its BM25 and path words).
     pub from_file: f32,
+    /// What the evidence marks it as, for expansion to act on.
+    pub marks: Marks,
+}
+
+/// What a ranked definition's evidence marks it as (read from its reasons where rank
+/// writes them, so that no later stage parses reason strings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The one definition of a name the task writes as code.
+    pub unique_name: bool,
+    /// Ranked as the qualifier of a named member (`ZodObject` in `ZodObject.strict`).
+    pub qualifier: bool,
+    /// The exception class a pasted trace ends with.
+    pub thrown: bool,
+    /// The line (1-based) a pasted trace's frame points at inside it.
+    pub frame_line: Option<u32>,
+}
+
+const REASON_EXACT_NAME: &str = "exact-name";
+const REASON_QUALIFIER: &str = "container-of:";
+const REASON_THROWN: &str = "thrown:";
+const REASON_FRAME: &str = "traceback-frame:";
+
+impl Marks {
+    pub fn of(reasons: &[String]) -> Marks {
+        let mut marks = Marks::default();
+        for reason in reasons {
+            if reason == REASON_EXACT_NAME {
+                marks.unique_name = true;
+            } else if reason.starts_with(REASON_QUALIFIER) {
+                marks.qualifier = true;
+            } else if reason.starts_with(REASON_THROWN) {
+                marks.thrown = true;
+            } else if let Some(at) = reason.strip_prefix(REASON_FRAME) {
+                // `traceback-frame:PATH:LINE`, the first frame into it.
+                if marks.frame_line.is_none() {
+                    marks.frame_line = at
+                        .rsplit_once(':')
+                        .and_then(|(_, line)| line.parse::<u32>().ok());
+                }
+            }
+        }
+        marks
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -783,7 +827,7 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
         if enclosing.is_empty() {
             enclosing = index.enclosing_defs(file, line_end.saturating_sub(1));
         }
-        let reason = format!("traceback-frame:{}:{}", data.path, frame.line);
+        let reason = format!("{REASON_FRAME}{}:{}", data.path, frame.line);
         // A trace from another version of the file (a deployed release, an installed
         // package) has its lines elsewhere: when the frame's function is not what holds the
         // line, the nearest definition of that name in the file is.
@@ -820,7 +864,7 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
         let types = types_named(index, last);
         if (1..=MAX_THROWN_TYPES).contains(&types.len()) {
             for def in types {
-                targets.defs.push((def, format!("thrown:{name}")));
+                targets.defs.push((def, format!("{REASON_THROWN}{name}")));
             }
         }
     }
@@ -943,7 +987,7 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
             for def in containers.into_iter().take(2) {
                 named
                     .fuzzy
-                    .push((def, format!("container-of:{}", mention.text)));
+                    .push((def, format!("{REASON_QUALIFIER}{}", mention.text)));
             }
         }
         if exact.len() > MAX_PER_NAME * 4 && !mention.certain {
@@ -973,7 +1017,7 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
                 let reason = if let Some(as_used) = &as_used {
                     as_used.clone()
                 } else if n_exact == 1 {
-                    "exact-name".to_owned()
+                    REASON_EXACT_NAME.to_owned()
                 } else {
                     format!("exact-name:{last}")
                 };
@@ -1704,10 +1748,12 @@ fn score_definitions(
             if input.pinned.contains(&def.file) {
                 reasons.push("pinned".to_owned());
             }
+            let marks = Marks::of(&reasons);
             Ranked {
                 def,
                 score,
                 reasons,
+                marks,
                 direct: found >= Found::Directly,
                 located: found == Found::Located,
                 named: found > Found::ByWords || Some(def.file) == input.active_file,
@@ -1799,6 +1845,36 @@ fn rank_files(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marks_are_read_from_the_reasons_rank_writes() {
+        let reasons = |list: &[&str]| list.iter().map(|r| r.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            Marks::of(&reasons(&[
+                "exact-name",
+                "traceback-frame:src/a.py:12",
+                "traceback-frame:src/a.py:30",
+            ])),
+            Marks {
+                unique_name: true,
+                frame_line: Some(12),
+                ..Marks::default()
+            }
+        );
+        // One of several definitions of a name is no unique name.
+        assert_eq!(
+            Marks::of(&reasons(&[
+                "exact-name:get",
+                "container-of:Store.get",
+                "thrown:E"
+            ])),
+            Marks {
+                qualifier: true,
+                thrown: true,
+                ..Marks::default()
+            }
+        );
+    }
     use crate::engine::query::analyze;
 
     /// The index of a fixture (see `index_fixture`) and its search index.
