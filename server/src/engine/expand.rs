@@ -195,7 +195,9 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
         return None;
     }
     let span = LineSpan::of(index, def)?;
-    let (header_line, end_line) = (span.header, span.end);
+    // The code from the name's line: a long doc comment above it holds the task's words
+    // too, but says less about where to change it.
+    let (header_line, end_line) = (span.name, span.end);
     if end_line - header_line < FOCUS_MIN_LINES {
         return None;
     }
@@ -512,7 +514,7 @@ impl Expander<'_> {
                 let rewrites_all = self.intent == IntentKind::Refactor && target.direct;
                 let long = !rewrites_all
                     && LineSpan::of(index, def)
-                        .is_some_and(|span| span.end - span.header >= LONG_LINES);
+                        .is_some_and(|span| span.end - span.name >= LONG_LINES);
                 let at = if long {
                     0
                 } else {
@@ -1775,6 +1777,36 @@ impl Text {
     fn batch_size_fix(index: &Index, ranking: &Ranking) -> Expansion {
         let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
         expand(index, ranking, IntentKind::BugFix, false, &[], &terms)
+    }
+
+    #[test]
+    fn a_long_doc_comment_counts_neither_for_the_window_nor_for_the_length() {
+        // Forty lines of doc comment about the batch size above a 45-line function whose
+        // check is at its end: the window holds the check, not the comment.
+        let doc: String = (0..40)
+            .map(|i| format!("/// The batch size {i} must not be zero.\n"))
+            .collect();
+        let filler: String = (0..40).map(|i| format!("    let x{i} = {i};\n")).collect();
+        let source = format!(
+            "//- /src/query.rs\n{doc}fn create(batch_size: usize) {{\n{filler}    if batch_size == 0 {{\n        panic!(\"zero\");\n    }}\n}}\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("create")[0];
+        let ranking = one_target(target, target.file);
+        let expansion = batch_size_fix(&index, &ranking);
+        let code = with_reason(&expansion, "exact-name")
+            .into_iter()
+            .find(|candidate| candidate.renderings.len() > 1)
+            .expect("the target's code");
+        // 86 lines with the comment, 45 without: the whole function comes first.
+        assert!(code.renderings[0].body.starts_with("/// The batch size 0"));
+        let window = &code.renderings[1];
+        assert!(
+            window.body.contains("if batch_size == 0"),
+            "{}",
+            window.body
+        );
+        assert!(!window.body.contains("///"), "{}", window.body);
     }
 
     #[test]
