@@ -522,10 +522,15 @@ fn omitted(
                         .any(|r| c.rendering(candidates).range.contains_range(r.range)))
         })
     };
+    // A definition several candidates show (a test of two targets, a card and the code
+    // that fell back to it, a caller's card and its lines) is listed once, as its best; a
+    // file's imports block (no definition) is one candidate already.
+    let mut listed: FxHashSet<(FileId, Option<DefId>)> = FxHashSet::default();
     let left_out: Vec<usize> = relevant
         .iter()
         .chain(irrelevant)
         .filter(|idx| !held(**idx))
+        .filter(|idx| listed.insert((candidates[**idx].file, candidates[**idx].def)))
         .take(MAX_OMITTED)
         .copied()
         .collect();
@@ -765,6 +770,48 @@ mod tests {
             of: None,
             renderings: vec![rendering],
         }
+    }
+
+    #[test]
+    fn a_definition_left_out_is_listed_once() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/db.py
+def execute(sql, params):
+    conn = connect()
+    rows = conn.run(sql, params)
+    conn.commit()
+    return rows
+def connect():
+    return 1
+"#,
+        );
+        let execute = index.defs_named("execute")[0];
+        let connect = index.defs_named("connect")[0];
+        let candidates = [
+            shown_as(&index, connect, Section::Code, 1.0, full(&index, connect)),
+            shown_as(&index, execute, Section::Code, 0.9, full(&index, execute)),
+            shown_as(
+                &index,
+                execute,
+                Section::Tests,
+                0.8,
+                compact(&index, execute),
+            ),
+            shown_as(
+                &index,
+                execute,
+                Section::Definitions,
+                0.7,
+                compact(&index, execute),
+            ),
+        ];
+        // Room for `connect` alone: `execute` is left out, under its best candidate.
+        let assembly = assembled(&index, &candidates, [0, 1, 0, 0, 0], 75, None);
+        let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
+        let omitted: Vec<usize> = assembly.omitted.iter().map(|(idx, _)| *idx).collect();
+        assert_eq!(chosen, vec![0], "{}", assembly.text);
+        assert_eq!(omitted, vec![1]);
     }
 
     #[test]
