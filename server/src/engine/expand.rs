@@ -59,6 +59,10 @@ const FOCUS_WINDOW_LINES: u32 = 30;
 /// A definition this long (two windows) shows what matters in it before its whole: a
 /// function the window of its relevant lines, a container its members' signatures.
 const LONG_LINES: u32 = 2 * FOCUS_WINDOW_LINES;
+/// A function the task names (not a trace's frame, which points at its lines) is long at
+/// this many lines: its whole code is what a fix or a test of it needs to read, while it
+/// fits.
+const LONG_NAMED_LINES: u32 = 150;
 /// The card of a target whose window of lines starts below its header scores this share of
 /// the target.
 const WINDOW_CARD_SHARE: f32 = 0.99;
@@ -512,9 +516,13 @@ impl Expander<'_> {
                 // lines that matter, not a screenful of others. A refactor of a function the
                 // task writes as code changes all of it: its whole body first, while it fits.
                 let rewrites_all = self.intent == IntentKind::Refactor && target.direct;
+                let long_at = if target.direct && !target.located {
+                    LONG_NAMED_LINES
+                } else {
+                    LONG_LINES
+                };
                 let long = !rewrites_all
-                    && LineSpan::of(index, def)
-                        .is_some_and(|span| span.end - span.name >= LONG_LINES);
+                    && LineSpan::of(index, def).is_some_and(|span| span.end - span.name >= long_at);
                 let at = if long {
                     0
                 } else {
@@ -1722,6 +1730,7 @@ impl Text {
         let mut ranking = one_target(target, target.file);
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
         ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
+        ranking.defs[0].located = true;
         let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
         // The lines around the frame, which start far below the header, so the function's
@@ -1842,25 +1851,48 @@ impl Text {
 
     #[test]
     fn a_target_longer_than_two_windows_shows_its_window_before_its_whole_body() {
+        let first_rendering = |ranking: &Ranking, index: &Index, intent| {
+            let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
+            let expansion = expand(index, ranking, intent, false, &[], &terms);
+            let code = expansion
+                .candidates
+                .iter()
+                .find(|candidate| {
+                    candidate.section == Section::Code && candidate.renderings.len() > 1
+                })
+                .expect("the target's code");
+            (
+                code.renderings[0].body.lines().count(),
+                code.renderings[1].body.lines().count(),
+            )
+        };
+        // Found by its words, an 84-line function shows its window before its whole body.
+        let (index, mut ranking) = long_create(80);
+        ranking.defs[0] = Ranked {
+            def: ranking.defs[0].def,
+            ..ranked_by_bm25(&index, "create", 1.0)
+        };
+        assert_eq!(
+            first_rendering(&ranking, &index, IntentKind::BugFix),
+            (30, 84)
+        );
+        // Named by the task, it comes whole first while it fits; past 150 lines of code,
+        // its window first.
         let (index, ranking) = long_create(80);
-        let expansion = batch_size_fix(&index, &ranking);
-        let code = with_reason(&expansion, "exact-name")
-            .into_iter()
-            .find(|candidate| candidate.renderings.len() > 1)
-            .expect("the target's code");
-        assert!(code.renderings[0].body.contains("batch_size <= 0"));
-        assert_eq!(code.renderings[0].body.lines().count(), 30);
-        assert!(code.renderings[1].body.starts_with("def create("));
-        assert_eq!(code.renderings[1].body.lines().count(), 84);
+        assert_eq!(
+            first_rendering(&ranking, &index, IntentKind::BugFix),
+            (84, 30)
+        );
+        let (index, ranking) = long_create(160);
+        assert_eq!(
+            first_rendering(&ranking, &index, IntentKind::BugFix),
+            (30, 164)
+        );
         // A refactor of it, written as code, rewrites all of it: the whole body first.
-        let terms: Vec<String> = ["batch", "size"].map(String::from).to_vec();
-        let expansion = expand(&index, &ranking, IntentKind::Refactor, false, &[], &terms);
-        let code = with_reason(&expansion, "exact-name")
-            .into_iter()
-            .find(|candidate| candidate.renderings.len() > 1)
-            .expect("the target's code");
-        assert_eq!(code.renderings[0].body.lines().count(), 84);
-        assert!(code.renderings[1].body.contains("batch_size <= 0"));
+        assert_eq!(
+            first_rendering(&ranking, &index, IntentKind::Refactor),
+            (164, 30)
+        );
     }
 
     #[test]
