@@ -44,6 +44,10 @@ pub enum CaptureRole {
     /// `@container`: the name of the type a definition belongs to when it is declared
     /// outside it (a Go method's receiver type); `*`, `&` and generic arguments are stripped.
     Container,
+    /// `@extent`: the node a definition spans when it is larger than the definition's own
+    /// node (a name inside a chained assignment, `res.set = res.header = function () {}`,
+    /// spans the whole chain); definitions spanning the same node are siblings.
+    Extent,
     /// `@base`: a type the definition extends, whose members it has unless it defines them
     /// (a Python base class, a JavaScript or TypeScript `extends`, a Go embedded struct).
     Base,
@@ -113,6 +117,7 @@ impl CaptureRole {
             "test.always" => CaptureRole::TestAlways,
             "receiver" => CaptureRole::Receiver,
             "container" => CaptureRole::Container,
+            "extent" => CaptureRole::Extent,
             "base" => CaptureRole::Base,
             "type" => CaptureRole::Type,
             "call" => CaptureRole::Call,

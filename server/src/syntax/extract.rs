@@ -41,6 +41,9 @@ struct DefBuilder<'tree> {
     body: Option<Node<'tree>>,
     signature_end: Option<Node<'tree>>,
     container: Option<Node<'tree>>,
+    /// The node the definition spans when it is larger than the definition's own node (a
+    /// name inside a chained assignment spans the whole chain).
+    extent: Option<Node<'tree>>,
     /// The bare name of the returned type and the index of the pattern that set it.
     returns: Option<(usize, Box<str>)>,
     /// The bare names of the extended types, in the order met.
@@ -761,6 +764,7 @@ impl<'tree> Found<'_, '_, 'tree> {
                 CaptureRole::Body => builder.body = Some(capture.node),
                 CaptureRole::Signature => builder.signature_end = Some(capture.node),
                 CaptureRole::Container => builder.container = Some(capture.node),
+                CaptureRole::Extent => builder.extent = Some(capture.node),
                 CaptureRole::Base => {
                     let base = binding_type_name(&self.text[capture.node.byte_range()]);
                     if !base.is_empty() && !builder.bases.iter().any(|known| &**known == base) {
@@ -893,30 +897,45 @@ fn assemble_defs(
         .filter(|builder| builder.name.is_some() && builder.node.is_some())
         .filter(|builder| !builder.is_test_block || is_test_file)
         .collect();
+    /// The node a definition spans: its `@extent` when that holds its node, else its node.
     fn node_of<'tree>(builder: &DefBuilder<'tree>) -> Node<'tree> {
-        builder.node.expect("filtered above")
+        let node = builder.node.expect("filtered above");
+        builder
+            .extent
+            .filter(|extent| {
+                extent.start_byte() <= node.start_byte() && node.end_byte() <= extent.end_byte()
+            })
+            .unwrap_or(node)
     }
+    // Definitions spanning the same node (the names of one chained assignment) come in the
+    // order of their names.
     builders.sort_by_key(|builder| {
         let node = node_of(builder);
-        (node.start_byte(), std::cmp::Reverse(node.end_byte()))
+        let name_start = builder.name.map_or(0, |(_, name)| name.start_byte());
+        (
+            node.start_byte(),
+            std::cmp::Reverse(node.end_byte()),
+            name_start,
+        )
     });
 
     let mut defs: Vec<Def> = Vec::with_capacity(builders.len());
-    // Indices (into `defs`) of the definitions enclosing the current one that may contain
-    // others (fields, constants and variables never do: in Go `x, y = 1, 2`, `y` is not
-    // `x`'s member).
-    let mut stack: Vec<u32> = Vec::new();
+    // The definitions enclosing the current one that may contain others (fields, constants
+    // and variables never do: in Go `x, y = 1, 2`, `y` is not `x`'s member), as indices into
+    // `defs` with the id of the node each spans: definitions spanning the same node are
+    // siblings, not one inside the other.
+    let mut stack: Vec<(u32, usize)> = Vec::new();
     for mut builder in builders {
         let node = node_of(&builder);
         let (_, name_node) = builder.name.expect("filtered above");
         let def_node_range = node_range(node);
-        while let Some(&top) = stack.last() {
-            if defs[top as usize].range.contains_range(def_node_range) {
+        while let Some(&(top, top_node)) = stack.last() {
+            if top_node != node.id() && defs[top as usize].range.contains_range(def_node_range) {
                 break;
             }
             stack.pop();
         }
-        let parent = stack.last().copied();
+        let parent = stack.last().map(|&(idx, _)| idx);
         let parent_def = parent.map(|idx| &defs[idx as usize]);
 
         let mut kind = builder.kind.map_or(DefKind::Function, |(_, kind)| kind);
@@ -971,7 +990,7 @@ fn assemble_defs(
             continue;
         }
         if def.kind.can_contain_definitions() {
-            stack.push(defs.len() as u32);
+            stack.push((defs.len() as u32, node.id()));
         }
         defs.push(def);
     }
