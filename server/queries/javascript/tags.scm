@@ -126,6 +126,14 @@
   ])
 
 ; CommonJS exports: `exports.f = function () {}`, `module.exports.f = () => {}`.
+;
+; Chained assignments: every name of `res.set = res.header = function header() {}` is a
+; definition of the function, by the rule its own assignment alone would follow (the patterns
+; below come in pairs: the name at the head of the chain, then the names inside it). Each
+; spans the whole chain (`@extent`), so they are siblings with one range, body and signature,
+; and the statement holds definitions instead of being top-level code. A query cannot follow
+; nesting to any depth: chains of up to three names are listed, more than code writes. A
+; chain whose value is no function (`a.x = a.y = 5`) defines nothing, as `a.x = 5` does.
 ((program
   (expression_statement
     (assignment_expression
@@ -135,31 +143,149 @@
       right: [
         (arrow_function body: (_) @body)
         (function_expression body: (_) @body)
+        (assignment_expression
+          right: [
+            (arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+            (assignment_expression
+              right: [
+                (arrow_function body: (_) @body)
+                (function_expression body: (_) @body)
+              ])
+          ])
       ]) @definition.function @exported))
+  (#match? @_exports "^(module\\.)?exports$"))
+((program
+  (expression_statement
+    (assignment_expression
+      right: [
+        (assignment_expression
+          left: (member_expression
+            object: (_) @_exports
+            property: (property_identifier) @name)
+          right: [
+            (arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+            (assignment_expression
+              right: [
+                (arrow_function body: (_) @body)
+                (function_expression body: (_) @body)
+              ])
+          ]) @definition.function @exported
+        (assignment_expression
+          right: (assignment_expression
+            left: (member_expression
+              object: (_) @_exports
+              property: (property_identifier) @name)
+            right: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ]) @definition.function @exported)
+      ]) @extent))
   (#match? @_exports "^(module\\.)?exports$"))
 
 ; A module's default export as a named function: `module.exports = function createApplication()
-; {}`, `export default isSupported && function httpAdapter(config) {}`.
+; {}`, `export default isSupported && function httpAdapter(config) {}`; also in a chain,
+; `module.exports = exports = function createApplication() {}` and `exports = module.exports =
+; function createApplication() {}`.
 ((expression_statement
   (assignment_expression
     left: (member_expression
       object: (identifier) @_module
       property: (property_identifier) @_exports)
-    right: (function_expression
-      name: (identifier) @name
-      body: (_) @body)) @definition.function @exported)
+    right: [
+      (function_expression
+        name: (identifier) @name
+        body: (_) @body)
+      (assignment_expression
+        right: [
+          (function_expression
+            name: (identifier) @name
+            body: (_) @body)
+          (assignment_expression
+            right: (function_expression
+              name: (identifier) @name
+              body: (_) @body))
+        ])
+    ]) @definition.function @exported)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((expression_statement
+  (assignment_expression
+    right: [
+      (assignment_expression
+        left: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        right: [
+          (function_expression
+            name: (identifier) @name
+            body: (_) @body)
+          (assignment_expression
+            right: (function_expression
+              name: (identifier) @name
+              body: (_) @body))
+        ]) @definition.function @exported
+      (assignment_expression
+        right: (assignment_expression
+          left: (member_expression
+            object: (identifier) @_module
+            property: (property_identifier) @_exports)
+          right: (function_expression
+            name: (identifier) @name
+            body: (_) @body)) @definition.function @exported)
+    ]) @extent)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ; A module's default export as a named class: `module.exports = class Application extends
-; Emitter {}` (its methods are found inside the class body).
+; Emitter {}` (its methods are found inside the class body); also in a chain.
 ((expression_statement
   (assignment_expression
     left: (member_expression
       object: (identifier) @_module
       property: (property_identifier) @_exports)
-    right: (class
-      name: (_) @name
-      body: (class_body) @body)) @definition.class @exported)
+    right: [
+      (class
+        name: (_) @name
+        body: (class_body) @body)
+      (assignment_expression
+        right: [
+          (class
+            name: (_) @name
+            body: (class_body) @body)
+          (assignment_expression
+            right: (class
+              name: (_) @name
+              body: (class_body) @body))
+        ])
+    ]) @definition.class @exported)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((expression_statement
+  (assignment_expression
+    right: [
+      (assignment_expression
+        left: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        right: [
+          (class
+            name: (_) @name
+            body: (class_body) @body)
+          (assignment_expression
+            right: (class
+              name: (_) @name
+              body: (class_body) @body))
+        ]) @definition.class @exported
+      (assignment_expression
+        right: (assignment_expression
+          left: (member_expression
+            object: (identifier) @_module
+            property: (property_identifier) @_exports)
+          right: (class
+            name: (_) @name
+            body: (class_body) @body)) @definition.class @exported)
+    ]) @extent)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ; A named function passed as an argument or returned is defined where it is written:
@@ -246,7 +372,9 @@
 ; Methods attached by assignment, at any depth: `res.send = function send(body) {}`,
 ; `Route.prototype.match = function () {}`, `inst._zod.parse = (payload) => {}`. The object is
 ; the container (`res`, `Route`, `inst._zod`); `prototype` is dropped by the extractor's
-; container cleanup only when it is the last segment, so match it explicitly here.
+; container cleanup only when it is the last segment, so match it explicitly here. Also the
+; names of a chained assignment (see the CommonJS exports above): `res.contentType = res.type =
+; function contentType(type) {}`, `Foo.prototype.x = Foo.prototype.y = function () {}`.
 (expression_statement
   (assignment_expression
     left: (member_expression
@@ -257,7 +385,48 @@
     right: [
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
+      (assignment_expression
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (assignment_expression
+            right: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ])
+        ])
     ]) @definition.method
+  (#eq? @_prototype "prototype"))
+(expression_statement
+  (assignment_expression
+    right: [
+      (assignment_expression
+        left: (member_expression
+          object: (member_expression
+            object: (_) @container
+            property: (property_identifier) @_prototype)
+          property: (property_identifier) @name)
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (assignment_expression
+            right: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ])
+        ]) @definition.method
+      (assignment_expression
+        right: (assignment_expression
+          left: (member_expression
+            object: (member_expression
+              object: (_) @container
+              property: (property_identifier) @_prototype)
+            property: (property_identifier) @name)
+          right: [
+            (arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+          ]) @definition.method)
+    ]) @extent
   (#eq? @_prototype "prototype"))
 (expression_statement
   (assignment_expression
@@ -267,7 +436,45 @@
     right: [
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
+      (assignment_expression
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (assignment_expression
+            right: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ])
+        ])
     ]) @definition.method
+  (#not-match? @container "^(module\\.)?exports$")
+  (#not-eq? @name "exports"))
+(expression_statement
+  (assignment_expression
+    right: [
+      (assignment_expression
+        left: (member_expression
+          object: (_) @container
+          property: (property_identifier) @name)
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (assignment_expression
+            right: [
+              (arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+            ])
+        ]) @definition.method
+      (assignment_expression
+        right: (assignment_expression
+          left: (member_expression
+            object: (_) @container
+            property: (property_identifier) @name)
+          right: [
+            (arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+          ]) @definition.method)
+    ]) @extent
   (#not-match? @container "^(module\\.)?exports$")
   (#not-eq? @name "exports"))
 

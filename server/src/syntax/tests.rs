@@ -447,6 +447,55 @@ Context.prototype = {
 }
 
 #[test]
+fn javascript_chained_assignments_define_every_name() {
+    // Express's `res.set = res.header = function header() {}`: every name of a chain is a
+    // definition of the function by its own assignment's rule (a method of its object, a
+    // CommonJS export, a prototype's method, a module's named default export), spanning the
+    // whole chain as siblings, up to three names; a chain of four, or of a value that is no
+    // function, defines nothing and stays top-level code.
+    check(
+        "javascript_chained_assignments",
+        Language::JavaScript,
+        false,
+        r#"var res = Object.create(null);
+res.set =
+res.header = function header(field, val) {
+  return this.setHeader(field, val);
+};
+res.contentType = res.type = function contentType(type) { return this.set('Content-Type', type); };
+exports.a = exports.b = function () { return 1; };
+exports.c = exports.d = exports.e = (x) => x;
+module.exports = exports = function createApplication() { return 2; };
+exports = module.exports = class Server { listen() { return 3; } };
+Foo.prototype.x = Foo.prototype.y = function () { return this; };
+a.x = a.y = 5;
+a.p = a.q = a.r = a.s = function four() { return 4; };
+function outer(self) {
+  self.on = self.addListener = function on(event) { return event; };
+  exports.inner = exports.nested = function () {};
+}
+res.send = function send(body) { return body; };
+"#,
+    );
+}
+
+#[test]
+fn typescript_chained_assignments_define_every_name() {
+    check(
+        "typescript_chained_assignments",
+        Language::TypeScript,
+        false,
+        r#"res.set = res.header = function header(field: string, val?: string): Response {
+  return this;
+};
+Store.prototype.get = Store.prototype.fetch = Store.prototype.read = async (key: string) => key;
+exports.a = exports.b = (): number => 1;
+o.n = o.m = 5 as number;
+"#,
+    );
+}
+
+#[test]
 fn javascript_methods_of_objects_handed_to_calls() {
     // Pre-class code defines methods in objects passed to class factories and mixins (Express
     // 0.x); options objects hold code one level down (`reducers: { add() {} }`, the key is the
