@@ -632,6 +632,151 @@ res.send = function send(body) { return body; };
     );
 }
 
+/// Express aliases a response method with a chained assignment (`res.set = res.header =
+/// function header() {}`), beside an application method of one of the names; the TypeScript
+/// file chains three names of a prototype.
+const EXPRESS_CHAINED_ALIASES: &str = r#"
+//- /lib/response.js
+var res = Object.create(null);
+module.exports = res;
+res.set =
+res.header = function header(field, val) { return this; };
+res.contentType = res.type = function contentType(type) {
+  return this.set('Content-Type', type);
+};
+res.json = function json(obj) {
+  this.header('Content-Type', 'application/json');
+  return this.send(JSON.stringify(obj));
+};
+exports.a = exports.b = 5;
+//- /lib/application.js
+var app = exports = module.exports = {};
+app.set = function set(setting, val) { return this; };
+//- /src/store.ts
+export function Store() {}
+Store.prototype.get = Store.prototype.fetch = Store.prototype.read = function (key: string) {
+  return key;
+};
+"#;
+
+#[test]
+fn chained_assignments_define_every_name_as_siblings_sharing_one_range() {
+    let (index, _) = index_fixture(EXPRESS_CHAINED_ALIASES);
+    let names_at = |path: &str, line: &str| -> Vec<String> {
+        let file = index.file_id(0, path).unwrap();
+        let data = index.file(file).unwrap();
+        let offset = data.text.find(line).unwrap() as u32;
+        index
+            .file_defs(file)
+            .filter(|def| {
+                let target = index.def(*def).unwrap();
+                target.range.start == offset && target.kind.is_named()
+            })
+            .map(|def| {
+                let target = index.def(def).unwrap();
+                format!(
+                    "{} ({}) parent={:?}",
+                    member_name(&index, def),
+                    target.kind,
+                    target.parent
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        names_at("lib/response.js", "res.set ="),
+        [
+            "res.set (method) parent=None",
+            "res.header (method) parent=None"
+        ]
+    );
+    assert_eq!(
+        names_at("lib/response.js", "res.contentType ="),
+        [
+            "res.contentType (method) parent=None",
+            "res.type (method) parent=None"
+        ]
+    );
+    assert_eq!(
+        names_at("src/store.ts", "Store.prototype.get"),
+        [
+            "Store.prototype.get (method) parent=None",
+            "Store.prototype.fetch (method) parent=None",
+            "Store.prototype.read (method) parent=None"
+        ]
+    );
+    // Both names span the function's whole body, and the two definitions one range.
+    let header = index.defs_named("header")[0];
+    let set = index
+        .defs_named("set")
+        .iter()
+        .copied()
+        .find(|def| def.file == header.file)
+        .unwrap();
+    let header_range = index.def(header).unwrap().range;
+    assert_eq!(index.def(set).unwrap().range, header_range);
+    assert!(index
+        .text(header.file, header_range)
+        .ends_with("return this; }"));
+    // A chain of a value that is no function defines nothing: it is top-level code.
+    assert!(index.defs_named("a").is_empty());
+    assert!(index.defs_named("b").is_empty());
+    let response = index.file_id(0, "lib/response.js").unwrap();
+    let last = index.file_defs(response).last().unwrap();
+    assert_eq!(index.def(last).unwrap().kind, DefKind::Statements);
+}
+
+#[test]
+fn chained_assignments_are_found_by_every_name() {
+    let (index, _) = index_fixture(EXPRESS_CHAINED_ALIASES);
+    let found = |query: &str| -> Vec<String> {
+        index
+            .search_symbols_up_to(query, 10, MatchTier::Exact)
+            .iter()
+            .map(|hit| describe(&index, hit.def.file, hit.def.idx))
+            .collect()
+    };
+    assert_eq!(found("header"), ["lib/response.js:header (method)"]);
+    assert_eq!(
+        found("contentType"),
+        ["lib/response.js:contentType (method)"]
+    );
+    assert_eq!(found("type"), ["lib/response.js:type (method)"]);
+    assert_eq!(found("fetch"), ["src/store.ts:fetch (method)"]);
+    assert_eq!(found("res.set"), ["lib/response.js:set (method)"]);
+    assert_eq!(found("res.header"), ["lib/response.js:header (method)"]);
+    assert_eq!(found("app.set"), ["lib/application.js:set (method)"]);
+}
+
+#[test]
+fn goto_def_on_a_use_of_a_chained_name_is_its_definition() {
+    check_definitions_exactly(
+        &EXPRESS_CHAINED_ALIASES.replacen("this.header(", "this.hea$0der(", 1),
+        &["lib/response.js:res.header"],
+    );
+    // `this.set` in a method of `res` is `res.set` first, then the other `set`, as for a
+    // method assigned alone.
+    check_definition(
+        &EXPRESS_CHAINED_ALIASES.replacen("this.set(", "this.s$0et(", 1),
+        &[
+            "lib/response.js:set (method)",
+            "lib/application.js:set (method)",
+        ],
+    );
+    check_definitions_exactly(
+        &format!(
+            "{EXPRESS_CHAINED_ALIASES}//- /lib/middleware.js\nfunction init(req, res) {{\n  res.ty$0pe('html');\n}}\n"
+        ),
+        &["lib/response.js:res.type"],
+    );
+    check_definitions_exactly(
+        &format!(
+            "{EXPRESS_CHAINED_ALIASES}//- /src/main.ts\nimport {{ Store }} from './store';\nexport function main(store: Store) {{\n  store.fe$0tch('k');\n}}\n"
+        ),
+        &["src/store.ts:Store.prototype.fetch"],
+    );
+}
+
 #[test]
 fn a_bounded_look_up_guesses_among_few_same_named_definitions_only() {
     let (index, pos) = index_fixture(
