@@ -1139,8 +1139,9 @@ fn callers_and_tests(
         let line = data.line_index.line_col(reference.range.start).line;
         callers.push((is_test, file, line, caller));
     }
-    // Callers that import the target's file first, then by path; tests named for the target
-    // first, then those whose file uses it most.
+    // Callers that import the target's file first, then by path, the library's before
+    // examples, benchmarks and docs (see `base::auxiliary_kind`); tests named for the
+    // target first, then those whose file uses it most.
     let importers = index.import_graph().importers(def.file);
     let mut uses: FxHashMap<FileId, u32> = FxHashMap::default();
     for (_, file, _, _) in callers.iter().filter(|(is_test, ..)| *is_test) {
@@ -1156,6 +1157,9 @@ fn callers_and_tests(
             *is_test,
             *is_test && !named.contains(file),
             std::cmp::Reverse(if *is_test { uses[file] } else { 0 }),
+            index
+                .file(*file)
+                .is_some_and(|data| data.auxiliary.is_some()),
             !importers.contains(file) && *file != def.file,
             index.file(*file).map(|d| d.path.clone()),
             *line,
@@ -1402,6 +1406,18 @@ mod tests {
         named: bool,
         intent: IntentKind,
     ) -> Vec<String> {
+        let mut callers = callers_in_order(index, target, named, intent);
+        callers.sort();
+        callers
+    }
+
+    /// The symbols of the callers found for `target`, in the order they come.
+    fn callers_in_order(
+        index: &Index,
+        target: DefId,
+        named: bool,
+        intent: IntentKind,
+    ) -> Vec<String> {
         let mut candidates = Vec::new();
         let ranked = Ranked {
             def: target,
@@ -1414,13 +1430,11 @@ mod tests {
             from_file: 0.0,
         };
         callers_and_tests(index, &ranked, intent, true, &[], &mut candidates);
-        let mut callers: Vec<String> = candidates
+        candidates
             .iter()
             .filter(|candidate| candidate.section == Section::Callers)
             .filter_map(|candidate| candidate.symbol.clone())
-            .collect();
-        callers.sort();
-        callers
+            .collect()
     }
 
     /// A ranking of files alone, best first.
@@ -2418,6 +2432,40 @@ describe('http adapter', () => {
                 |candidate| candidate.renderings[0].fidelity != Fidelity::Full
                     || candidate.def == Some(target)
             ));
+    }
+
+    #[test]
+    fn a_javascript_object_a_variable_is_named_after_tells_whose_method_is_called() {
+        // Express: `res.render` calls `app.render`; the examples call `res.render` on a
+        // handler's `res` parameter, which the repository's `res` object stands for.
+        let source = "//- /lib/application.js\n\
+            var app = exports = module.exports = {};\n\
+            app.render = function render(name, options, callback) { return tryRender(name); };\n\
+            function tryRender(name) { return name; }\n\
+            //- /lib/response.js\n\
+            var res = module.exports = {};\n\
+            res.render = function render(view, options) {\n  var app = this.req.app;\n  app.render(view, options);\n};\n\
+            //- /examples/mvc/index.js\n\
+            function show(req, res) {\n  res.render('show');\n}\n\
+            function boot(app) {\n  app.render('boot');\n}\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let of = |path: &str| {
+            let file = index.file_id(0, path).unwrap();
+            *index
+                .defs_named("render")
+                .iter()
+                .find(|def| def.file == file)
+                .unwrap()
+        };
+        // The library's callers come before the examples'.
+        assert_eq!(
+            callers_in_order(&index, of("lib/application.js"), true, IntentKind::Refactor),
+            ["res.render", "boot"]
+        );
+        assert_eq!(
+            callers_of(&index, of("lib/response.js"), IntentKind::Refactor),
+            ["show"]
+        );
     }
 
     #[test]
