@@ -355,7 +355,7 @@ impl Index {
     /// named like it (a Rust `impl Trait for str`).
     fn literal_type(&self, file: FileId, reference: &Ref) -> Option<&'static str> {
         let lang = self.file(file)?.lang;
-        lang.config().receiver_type(reference.receiver_type?)
+        lang.receiver_type(reference.receiver_type?)
     }
 
     /// The builtin type of the literal that a chain of calls at `receiver` in `file` starts

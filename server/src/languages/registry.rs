@@ -379,10 +379,44 @@ static CONFIGS: [OnceLock<LanguageConfig>; 6] = [
     OnceLock::new(),
 ];
 
-pub(super) fn config(lang: Language) -> &'static LanguageConfig {
-    let slot = Language::ALL
+/// The builtin types the `(#set! receiver.type "..")` properties of a language's query name,
+/// each once, in the order of the patterns that first name them: what
+/// [`LanguageConfig::receiver_types`] holds, read from the query's text (comments left out)
+/// without compiling it.
+pub(super) fn receiver_type_names(lang: Language) -> &'static [Box<str>] {
+    static TYPES: [OnceLock<Vec<Box<str>>>; 6] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    const PROPERTY: &str = "receiver.type \"";
+    TYPES[slot(lang)].get_or_init(|| {
+        let mut types: Vec<Box<str>> = Vec::new();
+        for line in query_source(lang).lines() {
+            let code = line.split(';').next().unwrap_or_default();
+            let Some(at) = code.find(PROPERTY) else {
+                continue;
+            };
+            let rest = &code[at + PROPERTY.len()..];
+            let name = &rest[..rest.find('"').unwrap_or(rest.len())];
+            if !types.iter().any(|known| &**known == name) {
+                types.push(name.into());
+            }
+        }
+        types
+    })
+}
+
+fn slot(lang: Language) -> usize {
+    Language::ALL
         .iter()
         .position(|candidate| *candidate == lang)
-        .expect("every language is in ALL");
-    CONFIGS[slot].get_or_init(|| build(lang))
+        .expect("every language is in ALL")
+}
+
+pub(super) fn config(lang: Language) -> &'static LanguageConfig {
+    CONFIGS[slot(lang)].get_or_init(|| build(lang))
 }
