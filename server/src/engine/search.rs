@@ -6,6 +6,7 @@
 //! (a delta segment beside a shared base, see [`SearchIndex`]) yet answers exactly like a
 //! fresh build. Scores come with their explanation (`bm25:<score>`).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -776,8 +777,9 @@ impl SearchIndex {
         seed: Option<&TermsSeed>,
     ) -> SearchIndex {
         let files: Vec<(FileId, &Arc<FileData>)> = index.files().collect();
-        // Files that did not change keep their analysis; the others are analyzed again.
-        let analyzed: Vec<Result<Arc<FileAnalysis>, FileTerms>> = files
+        // Files that did not change keep their analysis; the others are analyzed again (from
+        // the seed's counts, borrowed, when it has them).
+        let analyzed: Vec<Result<Arc<FileAnalysis>, Cow<FileTerms>>> = files
             .par_iter()
             .map(|(file, data)| {
                 previous
@@ -787,8 +789,7 @@ impl SearchIndex {
                     .ok_or_else(|| {
                         seed.and_then(|seed| seed.get(&terms_key(data)))
                             .filter(|terms| terms.fits(data))
-                            .cloned()
-                            .unwrap_or_else(|| FileTerms::compute(data))
+                            .map_or_else(|| Cow::Owned(FileTerms::compute(data)), Cow::Borrowed)
                     })
             })
             .collect();
