@@ -131,7 +131,11 @@ impl SyntaxCache {
     /// The extraction of `text` saved by an earlier run (shared by every file with that text).
     /// Counts a hit or a miss.
     pub fn get(&self, lang: Language, is_test: bool, text: &str) -> Option<Arc<FileSyntax>> {
-        let key = content_key(lang, is_test, text);
+        self.get_keyed(content_key(lang, is_test, text), text)
+    }
+
+    /// Like [`SyntaxCache::get`], by the text's [`content_key`].
+    pub fn get_keyed(&self, key: u128, text: &str) -> Option<Arc<FileSyntax>> {
         let syntax = self
             .entries
             .get(&key)

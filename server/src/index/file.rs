@@ -31,6 +31,8 @@ pub struct FileData {
     pub auxiliary: Option<&'static str>,
     /// The file declares types and nothing that runs (see [`declares_types_only`]).
     pub declarations_only: bool,
+    /// See [`FileData::content_key`]; hashed once, when the file is read.
+    content_key: u128,
 }
 
 impl FileData {
@@ -49,15 +51,16 @@ impl FileData {
         cache: Option<&SyntaxCache>,
     ) -> FileData {
         let is_test = is_test_path(&path);
+        let content_key = cache::content_key(lang, is_test, &text);
         let syntax = cache
-            .and_then(|cache| cache.get(lang, is_test, &text))
+            .and_then(|cache| cache.get_keyed(content_key, &text))
             .unwrap_or_else(|| Arc::new(syntax::analyze(lang, &text, is_test)));
-        FileData::from_syntax(root, path, lang, text, syntax)
+        FileData::from_keyed_syntax(root, path, lang, text, syntax, content_key)
     }
 
     /// The key of this file's extraction in the syntax cache (see [`cache::content_key`]).
     pub fn content_key(&self) -> u128 {
-        cache::content_key(self.lang, self.is_test, &self.text)
+        self.content_key
     }
 
     /// Wraps a syntax extracted elsewhere (from an editor buffer's incrementally parsed tree).
@@ -68,7 +71,19 @@ impl FileData {
         text: Arc<str>,
         syntax: impl Into<Arc<FileSyntax>>,
     ) -> FileData {
-        let syntax = syntax::name_after_module(lang, &path, syntax.into());
+        let content_key = cache::content_key(lang, is_test_path(&path), &text);
+        FileData::from_keyed_syntax(root, path, lang, text, syntax.into(), content_key)
+    }
+
+    fn from_keyed_syntax(
+        root: u32,
+        path: Box<str>,
+        lang: Language,
+        text: Arc<str>,
+        syntax: Arc<FileSyntax>,
+        content_key: u128,
+    ) -> FileData {
+        let syntax = syntax::name_after_module(lang, &path, syntax);
         let is_test = is_test_path(&path);
         let (ref_names, refs_by_name, ref_name_starts) = group_refs(&text, &syntax.refs);
         let declarations_only = declares_types_only(&path, &syntax.defs);
@@ -85,6 +100,7 @@ impl FileData {
             ref_name_starts,
             is_test,
             text,
+            content_key,
         }
     }
 
