@@ -87,8 +87,10 @@ pub(super) struct CacheReport {
 /// (or `CODECTX_CACHE_DIR=off`). A cache that cannot be written is reported on stderr.
 pub(super) fn build_index_at(dir: &Path, root: &RootArgs) -> (Index, Option<CacheReport>) {
     let roots = vec![dir.to_owned()];
-    let cache = cache_dir(root).and_then(|cache_dir| SyntaxCache::open(&cache_dir, &roots));
-    let index = Index::build_cached(roots, &index_config(root), cache.as_ref());
+    let cache_dir = cache_dir(root);
+    let (index, cache) = Index::build_opening_cache(roots.clone(), &index_config(root), || {
+        SyntaxCache::open(cache_dir.as_deref()?, &roots)
+    });
     let report = cache.map(|cache| {
         let stats = cache.stats();
         let wrote = cache

@@ -155,6 +155,28 @@ impl Index {
         Index::build_with_progress(roots, config, cache, &|_, _| {})
     }
 
+    /// Like [`Index::build_cached`], with the cache that `open_cache` opens (reading and
+    /// decoding it, the longest part of a run that finds every file in it) on another
+    /// thread while the roots are walked. Returns the cache too, to save it.
+    pub fn build_opening_cache(
+        roots: Vec<PathBuf>,
+        config: &IndexConfig,
+        open_cache: impl FnOnce() -> Option<SyntaxCache> + Send,
+    ) -> (Index, Option<SyntaxCache>) {
+        let mut index = Index::new(roots);
+        let (discovered, cache) = std::thread::scope(|scope| {
+            let opening = scope.spawn(open_cache);
+            let discovered = walk::discover(&index.roots, config);
+            let cache = opening
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (discovered, cache)
+        });
+        let crawl = walk::crawl_discovered(discovered, config, cache.as_ref(), &|_, _| {});
+        index.take_crawl(crawl);
+        (index, cache)
+    }
+
     /// Like [`Index::build_cached`], calling `progress(done, total)` as files are analyzed.
     pub fn build_with_progress(
         roots: Vec<PathBuf>,
@@ -164,12 +186,16 @@ impl Index {
     ) -> Index {
         let mut index = Index::new(roots);
         let crawl = walk::crawl(&index.roots, config, cache, progress);
-        index.skipped = crawl.skipped;
-        index.manifests = crawl.manifests;
-        for file in crawl.files {
-            index.insert(Arc::new(file));
-        }
+        index.take_crawl(crawl);
         index
+    }
+
+    fn take_crawl(&mut self, crawl: walk::Crawl) {
+        self.skipped = crawl.skipped;
+        self.manifests = crawl.manifests;
+        for file in crawl.files {
+            self.insert(Arc::new(file));
+        }
     }
 
     pub fn roots(&self) -> &[PathBuf] {

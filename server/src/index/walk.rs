@@ -289,14 +289,16 @@ pub fn relative_path(root: &Path, path: &Path) -> Option<String> {
 
 /// Reads a file for indexing, enforcing the size limit and the text checks.
 pub fn read_source(path: &Path, max_file_size: u64) -> Result<String, SkipReason> {
-    let metadata =
-        std::fs::metadata(path).map_err(|err| SkipReason::Unreadable(err.to_string()))?;
-    if metadata.len() > max_file_size {
-        return Err(SkipReason::TooLarge {
-            size: metadata.len(),
-        });
+    use std::io::Read as _;
+    let unreadable = |err: std::io::Error| SkipReason::Unreadable(err.to_string());
+    // The size comes from the open file, not from a second lookup of its path.
+    let mut file = std::fs::File::open(path).map_err(unreadable)?;
+    let len = file.metadata().map_err(unreadable)?.len();
+    if len > max_file_size {
+        return Err(SkipReason::TooLarge { size: len });
     }
-    let bytes = std::fs::read(path).map_err(|err| SkipReason::Unreadable(err.to_string()))?;
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    file.read_to_end(&mut bytes).map_err(unreadable)?;
     if bytes.len() as u64 > max_file_size {
         return Err(SkipReason::TooLarge {
             size: bytes.len() as u64,
@@ -355,7 +357,16 @@ pub fn crawl(
     cache: Option<&SyntaxCache>,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Crawl {
-    let (candidates, mut skipped) = discover(roots, config);
+    crawl_discovered(discover(roots, config), config, cache, progress)
+}
+
+/// Like [`crawl`], over the files [`discover`] found.
+pub fn crawl_discovered(
+    (candidates, mut skipped): (Vec<Candidate>, Vec<Skipped>),
+    config: &IndexConfig,
+    cache: Option<&SyntaxCache>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Crawl {
     let total = candidates.len();
     let n_done = AtomicUsize::new(0);
     let results: Vec<Result<Loaded, Skipped>> = candidates
