@@ -86,30 +86,40 @@ pub(super) struct CacheReport {
 /// Indexes a resolved root, reusing and then updating the syntax cache unless `--no-cache`
 /// (or `CODECTX_CACHE_DIR=off`). A cache that cannot be written is reported on stderr.
 pub(super) fn build_index_at(dir: &Path, root: &RootArgs) -> (Index, Option<CacheReport>) {
+    let (index, cache) = open_index_at(dir, root);
+    let report = cache.map(|cache| save_syntax_cache(&index, &cache));
+    (index, report)
+}
+
+/// Indexes a resolved root, reusing the syntax cache unless `--no-cache` (or
+/// `CODECTX_CACHE_DIR=off`); returns the cache, to be saved with [`save_syntax_cache`].
+pub(super) fn open_index_at(dir: &Path, root: &RootArgs) -> (Index, Option<SyntaxCache>) {
     let roots = vec![dir.to_owned()];
     let cache_dir = cache_dir(root);
-    let (index, cache) = Index::build_opening_cache(roots.clone(), &index_config(root), || {
+    Index::build_opening_cache(roots.clone(), &index_config(root), || {
         SyntaxCache::open(cache_dir.as_deref()?, &roots)
-    });
-    let report = cache.map(|cache| {
-        let stats = cache.stats();
-        let wrote = cache
-            .save(index.files().map(|(_, file)| &**file))
-            .unwrap_or_else(|err| {
-                eprintln!(
-                    "codectx: cannot write the syntax cache {}: {err}",
-                    cache.path().display()
-                );
-                false
-            });
-        CacheReport {
-            path: cache.path().display().to_string(),
-            reused: stats.hits,
-            parsed: stats.misses,
-            wrote,
-        }
-    });
-    (index, report)
+    })
+}
+
+/// Writes the syntax cache of an index when its files differ from what was read. A cache
+/// that cannot be written is reported on stderr.
+pub(super) fn save_syntax_cache(index: &Index, cache: &SyntaxCache) -> CacheReport {
+    let stats = cache.stats();
+    let wrote = cache
+        .save(index.files().map(|(_, file)| &**file))
+        .unwrap_or_else(|err| {
+            eprintln!(
+                "codectx: cannot write the syntax cache {}: {err}",
+                cache.path().display()
+            );
+            false
+        });
+    CacheReport {
+        path: cache.path().display().to_string(),
+        reused: stats.hits,
+        parsed: stats.misses,
+        wrote,
+    }
 }
 
 pub(super) fn print_json<T: Serialize>(value: &T) -> Result<(), CliError> {
