@@ -714,6 +714,39 @@ fn bench_index_times_a_cold_build_a_bare_parse_and_a_build_from_the_cache() {
 }
 
 #[test]
+fn bench_cli_runs_context_processes_with_a_scratch_cache() {
+    let tasks = TempDir::new("bench-cli");
+    let queries = tasks.path().join("tasks.txt");
+    std::fs::write(&queries, "where is the discount applied\n").unwrap();
+    let out = run(&[
+        "bench",
+        "cli",
+        "--root",
+        &py_shop(),
+        "--queries",
+        &queries.display().to_string(),
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    let report = out.json();
+    assert_eq!(report["warm_runs"], 1, "{report:#}");
+    for field in ["first_run_ms", "warm_p50_ms", "process_start_p50_ms"] {
+        assert!(report[field].as_f64().unwrap() > 0.0, "{field}: {report:#}");
+    }
+    // Where the time went, from the runs' own `--explain` lines.
+    let phases = &report["warm_phases_p50_ms"];
+    for phase in ["index", "answer", "total", "rank"] {
+        assert!(phases[phase].as_f64().is_some(), "{phase}: {report:#}");
+    }
+    assert!(
+        report["first_run_phases_ms"]["total"].as_f64().unwrap() > 0.0,
+        "{report:#}"
+    );
+}
+
+#[test]
 fn bench_lsp_drives_the_server_through_edits_and_context_requests() {
     let out = run(&[
         "bench",

@@ -1,5 +1,7 @@
 //! `codectx bench`: index throughput and memory against a bare tree-sitter parse of the
-//! same files measured in the same run (the floor), medians over several runs.
+//! same files measured in the same run (the floor), medians over several runs; the
+//! language server through the protocol; warm context latency per stage; and one-shot
+//! `codectx context` processes, as scripts and agents run the command line.
 //!
 //! Invariant: timing lives here, never in tests.
 
@@ -56,6 +58,23 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// One-shot `codectx context` processes, as a script or an agent runs them: the first
+    /// run with an empty syntax cache, then each task `--runs` times with the caches warm,
+    /// with the wall clock of each process and where its time went (`--explain`), against
+    /// the start of a process that does nothing (`codectx --version`) timed before each run.
+    /// The caches go to a scratch directory, removed afterwards.
+    Cli {
+        #[command(flatten)]
+        root: RootArgs,
+        /// A file with one task per line (default: a built-in set of generic tasks).
+        #[arg(long, value_name = "FILE")]
+        queries: Option<std::path::PathBuf>,
+        /// Warm runs of each task.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Generic tasks for `bench context` when no query file is given: they name no identifier
@@ -89,22 +108,7 @@ fn bench_context(
     json: bool,
 ) -> Result<(), CliError> {
     let dir = resolve_root(root)?;
-    let queries: Vec<String> = match queries {
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|err| CliError::Usage(format!("--queries {}: {err}", path.display())))?
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty())
-            .map(str::to_owned)
-            .collect(),
-        None => DEFAULT_CONTEXT_QUERIES
-            .iter()
-            .map(|query| (*query).to_owned())
-            .collect(),
-    };
-    if queries.is_empty() {
-        return Err(CliError::Usage("--queries: the file has no tasks".into()));
-    }
+    let queries = read_queries(queries)?;
     let (index, _) = build_index_at(&dir, root);
     let engine = crate::engine::Engine::new();
     let started = Instant::now();
@@ -227,6 +231,176 @@ fn bench_context(
     Ok(())
 }
 
+/// The tasks of `--queries`, one a line, or the built-in generic tasks.
+fn read_queries(queries: Option<&std::path::Path>) -> Result<Vec<String>, CliError> {
+    let queries: Vec<String> = match queries {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|err| CliError::Usage(format!("--queries {}: {err}", path.display())))?
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        None => DEFAULT_CONTEXT_QUERIES
+            .iter()
+            .map(|query| (*query).to_owned())
+            .collect(),
+    };
+    if queries.is_empty() {
+        return Err(CliError::Usage("--queries: the file has no tasks".into()));
+    }
+    Ok(queries)
+}
+
+/// The `label number` pairs of an `--explain` line that starts with `prefix` (`run (ms): index
+/// 12.50, answer 3.10`), in order.
+fn explained_ms(stderr: &str, prefix: &str) -> Vec<(String, f64)> {
+    let Some(line) = stderr.lines().find_map(|line| line.strip_prefix(prefix)) else {
+        return Vec::new();
+    };
+    line.split(", ")
+        .filter_map(|part| {
+            let (label, value) = part.trim().rsplit_once(' ')?;
+            Some((label.to_owned(), value.parse().ok()?))
+        })
+        .collect()
+}
+
+/// One `codectx context` process: its wall clock (ms) and its `--explain` lines' timings.
+struct CliRun {
+    wall_ms: f64,
+    phases: Vec<(String, f64)>,
+    stages: Vec<(String, f64)>,
+}
+
+fn bench_cli(
+    root: &RootArgs,
+    queries: Option<&std::path::Path>,
+    runs: usize,
+    json: bool,
+) -> Result<(), CliError> {
+    use std::process::{Command, Stdio};
+    let dir = resolve_root(root)?;
+    let queries = read_queries(queries)?;
+    let exe = std::env::current_exe()
+        .map_err(|err| CliError::Failed(format!("cannot find this executable: {err}")))?;
+    let cache_dir = std::env::temp_dir().join(format!("codectx-bench-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache_dir);
+    let mut args: Vec<std::ffi::OsString> = vec![
+        "context".into(),
+        "--explain".into(),
+        "--root".into(),
+        dir.clone().into(),
+        "--max-file-size".into(),
+        root.max_file_size.to_string().into(),
+    ];
+    for glob in &root.exclude {
+        args.extend(["--exclude".into(), glob.into()]);
+    }
+    if root.no_cache {
+        args.push("--no-cache".into());
+    }
+    let run = |task: &str| -> Result<CliRun, CliError> {
+        let started = Instant::now();
+        let output = Command::new(&exe)
+            .args(&args)
+            .arg(task)
+            .env(crate::index::cache::CACHE_DIR_ENV, &cache_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|err| CliError::Failed(format!("cannot run {}: {err}", exe.display())))?;
+        let wall_ms = started.elapsed().as_secs_f64() * 1e3;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            return Err(CliError::Failed(format!("{task:?}: {stderr}")));
+        }
+        Ok(CliRun {
+            wall_ms,
+            phases: explained_ms(&stderr, "run (ms): "),
+            stages: explained_ms(&stderr, "timings (ms): "),
+        })
+    };
+    let start_process = || -> Result<f64, CliError> {
+        let started = Instant::now();
+        Command::new(&exe)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|err| CliError::Failed(format!("cannot run {}: {err}", exe.display())))?;
+        Ok(started.elapsed().as_secs_f64() * 1e3)
+    };
+    let first = run(&queries[0]);
+    let mut warm: Vec<CliRun> = Vec::new();
+    let mut reference = Vec::new();
+    let mut failed = first.as_ref().err().map(|err| err.to_string());
+    for _ in 0..runs.max(1) {
+        for query in &queries {
+            if failed.is_some() {
+                break;
+            }
+            match start_process().and_then(|ms| Ok((ms, run(query)?))) {
+                Ok((ms, sample)) => {
+                    reference.push(ms);
+                    warm.push(sample);
+                }
+                Err(err) => failed = Some(err.to_string()),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&cache_dir);
+    if let Some(err) = failed {
+        return Err(CliError::Failed(err));
+    }
+    let first = first?;
+    let mut phases: Vec<(String, Vec<f64>)> = Vec::new();
+    for (label, ms) in warm
+        .iter()
+        .flat_map(|sample| sample.phases.iter().chain(&sample.stages))
+    {
+        match phases.iter_mut().find(|(known, _)| known == label) {
+            Some((_, samples)) => samples.push(*ms),
+            None => phases.push((label.clone(), vec![*ms])),
+        }
+    }
+    let mut walls: Vec<f64> = warm.iter().map(|sample| sample.wall_ms).collect();
+    let warm_p50 = percentile(&mut walls, 0.5);
+    let reference_p50 = percentile(&mut reference, 0.5);
+    let report = serde_json::json!({
+        "root": dir.display().to_string(),
+        "queries": queries.len(),
+        "warm_runs": warm.len(),
+        "first_run_ms": first.wall_ms,
+        "first_run_phases_ms": first.phases.iter().map(|(label, ms)| (label.clone(), serde_json::json!(ms))).collect::<serde_json::Map<_, _>>(),
+        "warm_p50_ms": warm_p50,
+        "warm_p95_ms": percentile(&mut walls, 0.95),
+        "process_start_p50_ms": reference_p50,
+        "ratio_warm_p50_to_process_start": warm_p50 / reference_p50.max(1e-6),
+        "warm_phases_p50_ms": phases.iter_mut().map(|(label, samples)| (label.clone(), serde_json::json!(percentile(samples, 0.5)))).collect::<serde_json::Map<_, _>>(),
+    });
+    if json {
+        return print_json(&report);
+    }
+    println!(
+        "{}: {} tasks, {} warm runs",
+        dir.display(),
+        queries.len(),
+        warm.len()
+    );
+    println!("first run (empty syntax cache): {:.1} ms", first.wall_ms);
+    println!(
+        "warm run p50 {warm_p50:.1} ms, p95 {:.1} ms; a process that does nothing p50 {reference_p50:.1} ms ({:.1}x)",
+        report["warm_p95_ms"].as_f64().unwrap_or(f64::NAN),
+        report["ratio_warm_p50_to_process_start"].as_f64().unwrap_or(f64::NAN)
+    );
+    println!("where a warm run's time went (p50, ms; the engine's stages are inside `answer`):");
+    for (label, samples) in &mut phases {
+        println!("  {label:<36} {:>8.2}", percentile(samples, 0.5));
+    }
+    Ok(())
+}
+
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
@@ -275,6 +449,12 @@ pub(super) fn run(what: BenchCommand) -> Result<(), CliError> {
             budget,
             json,
         } => bench_context(&root, queries.as_deref(), budget, json),
+        BenchCommand::Cli {
+            root,
+            queries,
+            runs,
+            json,
+        } => bench_cli(&root, queries.as_deref(), runs, json),
     }
 }
 
@@ -536,4 +716,29 @@ fn bench_lsp(root: &RootArgs, n_edits: usize, burst: usize, json: bool) -> Resul
         mb(report.rss_after_burst_bytes)
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_lines_are_read_as_labelled_milliseconds() {
+        let stderr = "intent: usage_exploration (confidence 0.80; where)\n\
+            timings (ms): search_index 0.00, rank 1.25\n\
+            run (ms): index 12.50, waiting for the term counts 0.00, total 20.75\n";
+        assert_eq!(
+            explained_ms(stderr, "run (ms): "),
+            [
+                ("index".to_owned(), 12.5),
+                ("waiting for the term counts".to_owned(), 0.0),
+                ("total".to_owned(), 20.75)
+            ]
+        );
+        assert_eq!(
+            explained_ms(stderr, "timings (ms): "),
+            [("search_index".to_owned(), 0.0), ("rank".to_owned(), 1.25)]
+        );
+        assert!(explained_ms("no such line", "run (ms): ").is_empty());
+    }
 }
