@@ -175,8 +175,13 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     let mut openers: Vec<String> = Vec::new();
     let mut inner: FxHashSet<String> = FxHashSet::default();
     // Whitespace-separated tokens: qualified names, paths, code-looking words.
-    for (raw, sentence_start) in tokens(query) {
-        let mut first = sentence_start;
+    let all_tokens = tokens(query);
+    for (at, &(raw, sentence_start)) in all_tokens.iter().enumerate() {
+        // A verb whose object is the code around the change (`update every caller`, `fix
+        // the tests`) is the task's grammar as much as one opening a sentence.
+        let mut first = sentence_start
+            || (!INSTRUCTION_DETERMINERS.contains(&raw.to_lowercase().as_str())
+                && instructs(&all_tokens[at + 1..]));
         for_each_word(raw, |_, word| {
             let lower = word.to_lowercase();
             // A verb is a plain word (`Update`, `remove`); a commit's scope (`logging:`), a
@@ -368,6 +373,55 @@ fn follows_call(before: &str) -> bool {
 /// The query's tokens (split at whitespace and at punctuation that never belongs to an
 /// identifier, path or qualified name), each with whether it begins a sentence: the first
 /// of a line (after a list marker), or after a token that ends one (`.`, `!`, `?`, `:`).
+/// What a task asks to change besides its subject: the code around it.
+const INSTRUCTION_OBJECTS: &[&str] = &[
+    "caller",
+    "callers",
+    "callsite",
+    "callsites",
+    "usage",
+    "usages",
+    "uses",
+    "reference",
+    "references",
+    "importer",
+    "importers",
+    "imports",
+    "test",
+    "tests",
+    "doc",
+    "docs",
+    "documentation",
+];
+const INSTRUCTION_DETERMINERS: &[&str] = &[
+    "every", "all", "each", "any", "the", "its", "their", "other", "existing", "affected",
+];
+
+/// Whether `rest`, the tokens after a word, make it a verb whose object is the code around
+/// the change (`[update] every caller`, `[fix] the call sites`, `[adjust] all tests`).
+fn instructs(rest: &[(&str, bool)]) -> bool {
+    let lower = |at: usize| {
+        rest.get(at)
+            .map(|(raw, _)| raw.trim_end_matches(['.', ':']).to_lowercase())
+    };
+    // A determiner first: without one the word before is as likely a noun naming the
+    // object (`msgpack usage`, `parser tests`).
+    let mut at = 0;
+    while lower(at).is_some_and(|word| INSTRUCTION_DETERMINERS.contains(&word.as_str())) && at < 2 {
+        at += 1;
+    }
+    if at == 0 {
+        return false;
+    }
+    match lower(at) {
+        Some(word) if word == "call" => {
+            lower(at + 1).is_some_and(|next| next == "site" || next == "sites")
+        }
+        Some(word) => INSTRUCTION_OBJECTS.contains(&word.as_str()),
+        None => false,
+    }
+}
+
 fn tokens(query: &str) -> Vec<(&str, bool)> {
     let mut res = Vec::new();
     for line in query.lines() {
@@ -988,6 +1042,14 @@ mod tests {
         assert_eq!(analysis.opening_only, ["fix", "add"]);
         let analysis = analyze("logging: add a flag");
         assert_eq!(analysis.opening_only, ["add"]);
+        // A verb whose object is the code around the change is no name either.
+        let analysis = analyze("Rename `merge_setting` and update every caller");
+        assert_eq!(analysis.opening_only, ["rename", "update"]);
+        let analysis = analyze("adjust the call sites; the update handler drops headers");
+        assert_eq!(analysis.opening_only, ["adjust"]);
+        assert!(!instructs(&tokens("the update handler")));
+        let analysis = analyze("render: update msgpack usage");
+        assert_eq!(analysis.opening_only, ["update"]);
     }
 
     #[test]
