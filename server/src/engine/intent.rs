@@ -138,6 +138,12 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "missing", 1.0),
     (IntentKind::BugFix, "isn't", 1.5),
     (IntentKind::BugFix, "is not", 1.5),
+    (IntentKind::BugFix, "are not", 1.5),
+    (IntentKind::BugFix, "aren't", 1.5),
+    (IntentKind::BugFix, "was not", 1.5),
+    (IntentKind::BugFix, "wasn't", 1.5),
+    (IntentKind::BugFix, "were not", 1.5),
+    (IntentKind::BugFix, "weren't", 1.5),
     (IntentKind::BugFix, "can't", 1.5),
     (IntentKind::BugFix, "cannot", 1.5),
     (IntentKind::BugFix, "won't", 1.5),
@@ -159,6 +165,15 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     // What it does where it should not (`proposes --help even when HideHelp is set`).
     (IntentKind::BugFix, "even when", 1.5),
     (IntentKind::BugFix, "even though", 1.5),
+    // What happens once too often, or out of line (`invokes the callback twice when the
+    // client aborts`, `misaligns command names`); not a test's `posting a file twice`.
+    (IntentKind::BugFix, "twice when", 1.5),
+    (IntentKind::BugFix, "called twice", 1.5),
+    (IntentKind::BugFix, "mismatch", 2.0),
+    (IntentKind::BugFix, "mismatched", 2.0),
+    (IntentKind::BugFix, "misaligns", 2.0),
+    (IntentKind::BugFix, "misaligned", 2.0),
+    (IntentKind::BugFix, "mishandles", 2.0),
     // A value that is nobody's answer (`header() returns undefined for a header set twice`).
     (IntentKind::BugFix, "returns undefined", 2.0),
     (IntentKind::BugFix, "returns null", 2.0),
@@ -702,6 +717,18 @@ mod tests {
         );
         assert_eq!(
             kind_of("the suggestion proposes --help even when HideHelp is set"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("cookies set by a 302 response are not sent on the next request"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("res.sendFile invokes the callback twice when the client aborts"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("the usage output misaligns command names with multibyte characters"),
             IntentKind::BugFix
         );
         assert_eq!(
