@@ -218,6 +218,12 @@ fn print_result(
                 );
             }
         }
+        if !result.unresolved.is_empty() {
+            eprintln!(
+                "not defined in the workspace: {}",
+                result.unresolved.join(", ")
+            );
+        }
         let timings: Vec<String> = result
             .timings_ms
             .iter()

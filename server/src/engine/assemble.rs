@@ -44,6 +44,9 @@ pub struct AssembleInput<'a> {
     /// Exact token counts (the engine caches them by text across requests).
     pub count: &'a (dyn Fn(&str) -> u32 + Sync),
     pub intent: &'a str,
+    /// Names the task writes as code that no definition in the workspace has (stated in
+    /// the document's first part).
+    pub unresolved: &'a [String],
     /// For a task that changes the targets' own code, the best-ranked file: another file
     /// shown only as cards nothing in the task names leaves the answer (see
     /// `unnamed_card_files`).
@@ -292,7 +295,7 @@ impl<'i, 'a> Packer<'i, 'a> {
             .collect::<Vec<_>>()
             .into_iter()
             .collect();
-        let header = render::document(input.format, input.intent, input.limit, input.limit, &[]);
+        let header = render::document(input.format, heading(input), input.limit, &[]);
         let overhead = (input.count)(&header)
             + Section::ALL
                 .iter()
@@ -679,7 +682,7 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
         })
         .collect();
     if input.format == Format::Json {
-        let text = render::document(input.format, input.intent, input.limit, 0, &sections);
+        let text = render::document(input.format, heading(input), 0, &sections);
         let used = (input.count)(&text);
         return (text, used);
     }
@@ -697,14 +700,8 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
         + chosen.iter().map(|c| c.tokens).sum::<u32>()
         + wrapper_tokens
         + (input.count)(render::footer(input.format));
-    let total_with = |stated: u32| {
-        (input.count)(&render::header(
-            input.format,
-            input.intent,
-            input.limit,
-            stated,
-        )) + body
-    };
+    let total_with =
+        |stated: u32| (input.count)(&render::header(input.format, heading(input), stated)) + body;
     let mut stated = body;
     for _ in 0..8 {
         let total = total_with(stated);
@@ -716,9 +713,18 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
     // `used` is the exact count of the text returned, even if the stated figure could not
     // settle (it can only differ by the tokens of its own digits).
     (
-        render::document(input.format, input.intent, input.limit, stated, &sections),
+        render::document(input.format, heading(input), stated, &sections),
         total_with(stated),
     )
+}
+
+/// What the document's first part states besides the figures.
+fn heading<'a>(input: &AssembleInput<'a>) -> render::Heading<'a> {
+    render::Heading {
+        intent: input.intent,
+        limit: input.limit,
+        unresolved: input.unresolved,
+    }
 }
 
 #[cfg(test)]
@@ -745,6 +751,7 @@ mod tests {
             format: Format::Xml,
             count: &|text: &str| text.len() as u32 / 4,
             intent: "bug_fix",
+            unresolved: &[],
             best_file,
         })
     }
@@ -1290,5 +1297,41 @@ def open_connection(url):
             .expect("valid request");
         assert!(!result.text.contains("<defs"));
         assert!(result.text.contains("\"section\":\"definitions\""));
+    }
+
+    #[test]
+    fn names_the_workspace_does_not_define_are_stated_and_counted() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /shop/db.py\ndef connect(url):\n    return url\n",
+        );
+        let engine = Engine::new();
+        let mut request = ContextRequest::new(
+            "fix `FooClient.frobnicate` and `parse_config` when `connect` gets `None`",
+        );
+        for format in [Format::Xml, Format::Markdown] {
+            request.format = format;
+            let result = engine
+                .assemble_context(&index, &request)
+                .expect("valid request");
+            // `connect` is defined; `None` is a single plain word, no name's shape.
+            assert_eq!(result.unresolved, ["FooClient.frobnicate", "parse_config"]);
+            assert!(
+                result.text.contains("FooClient.frobnicate, parse_config")
+                    || result
+                        .text
+                        .contains("`FooClient.frobnicate`, `parse_config`"),
+                "{}",
+                result.text
+            );
+            assert_eq!(
+                result.used,
+                engine.count_tokens(request.tokenizer, &result.text)
+            );
+        }
+        let result = engine
+            .assemble_context(&index, &ContextRequest::new("fix `connect`"))
+            .expect("valid request");
+        assert!(result.unresolved.is_empty());
+        assert!(!result.text.contains("unresolved"), "{}", result.text);
     }
 }

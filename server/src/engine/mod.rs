@@ -109,6 +109,9 @@ pub struct ContextResult {
     pub items: Vec<ContextItem>,
     pub files: Vec<ContextFile>,
     pub omitted: Vec<ContextItem>,
+    /// Names the task writes as code (in backticks, or shaped as code) that no definition
+    /// in the workspace has: the answer cannot show them (see [`unresolved_names`]).
+    pub unresolved: Vec<String>,
     pub text: String,
     /// Milliseconds per stage, in pipeline order.
     pub timings_ms: Vec<(&'static str, f64)>,
@@ -235,6 +238,7 @@ impl Engine {
             },
             None => detected,
         };
+        let unresolved = unresolved_names(index, &analysis);
         lap("intent_and_query", &mut timings);
         let ranking = rank::rank(&rank::RankInput {
             index,
@@ -272,6 +276,7 @@ impl Engine {
             format: request.format,
             count: &|text| self.count_tokens(request.tokenizer, text),
             intent: intent.kind.name(),
+            unresolved: &unresolved,
             best_file: ranking
                 .files
                 .first()
@@ -363,8 +368,57 @@ impl Engine {
             items,
             files,
             omitted,
+            unresolved,
             text: assembly.text,
             timings_ms: timings,
         })
     }
+}
+
+/// Whether a name written as code is shaped as a definition's name: qualified
+/// (`Client.connect`), with an underscore or capitals inside (`parse_config`, `FooBar`). A
+/// single plain word (`timeout`, `None`, `utf16le`) is as likely a parameter, a keyword or
+/// a value, which no definition names.
+fn shaped_as_name(segments: &[String]) -> bool {
+    segments.len() > 1
+        || segments
+            .iter()
+            .any(|segment| segment.contains('_') || segment.chars().skip(1).any(char::is_uppercase))
+}
+
+/// At most this many names are listed as unresolved.
+const MAX_UNRESOLVED: usize = 5;
+
+/// The names a task writes as code (`FooClient.frobnicate`, `parse_config`) whose last part
+/// no definition in the workspace has, in any case, and no code uses: a misspelling, a name
+/// from another version of the code, or one the change is to add. A pasted trace names the
+/// standard library's and dependencies' functions too: none is listed then.
+fn unresolved_names(index: &Index, analysis: &query::QueryAnalysis) -> Vec<String> {
+    if !analysis.frames.is_empty() {
+        return Vec::new();
+    }
+    analysis
+        .mentions
+        .iter()
+        .filter(|mention| mention.certain && shaped_as_name(&mention.segments))
+        .filter(|mention| {
+            // A file name (`cobra.go`, `History.md`) is a path, not a name.
+            !analysis
+                .paths
+                .iter()
+                .any(|path| path.ends_with(mention.text.as_str()))
+        })
+        .filter(|mention| {
+            // Neither defined nor used anywhere: a name used but not defined (a parameter,
+            // a keyword argument, an attribute set in a constructor, a builtin) exists.
+            mention.segments.last().is_some_and(|last| {
+                last.len() >= 3
+                    && index.defs_named(last).is_empty()
+                    && index.defs_named_ignore_case(last).is_empty()
+                    && index.files_referencing(last).is_empty()
+            })
+        })
+        .map(|mention| mention.text.clone())
+        .take(MAX_UNRESOLVED)
+        .collect()
 }

@@ -185,14 +185,47 @@ pub fn entry(line: u32, depth: usize, body: &str) -> String {
     text
 }
 
-/// The first part of the document, which states the budget figures.
-pub fn header(format: Format, intent: &str, limit: u32, used: u32) -> String {
+/// What the document's first part states besides the figures.
+#[derive(Clone, Copy)]
+pub struct Heading<'a> {
+    pub intent: &'a str,
+    pub limit: u32,
+    /// Names the task writes as code that no definition in the workspace has.
+    pub unresolved: &'a [String],
+}
+
+/// The first part of the document, which states the budget figures, and the names the task
+/// writes that the workspace does not define.
+pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
+    let Heading {
+        intent,
+        limit,
+        unresolved,
+    } = heading;
     match format {
         Format::Xml => {
-            format!("<context intent=\"{intent}\" budget=\"{limit}\" used=\"{used}\">\n")
+            let mut text =
+                format!("<context intent=\"{intent}\" budget=\"{limit}\" used=\"{used}\">\n");
+            if !unresolved.is_empty() {
+                text.push_str(&format!(
+                    "<unresolved>{}</unresolved>\n",
+                    escape_attr(&unresolved.join(", "))
+                ));
+            }
+            text
         }
         Format::Markdown => {
-            format!("# Context\nintent: {intent}, budget: {limit} tokens, used: {used}\n")
+            let mut text =
+                format!("# Context\nintent: {intent}, budget: {limit} tokens, used: {used}\n");
+            if !unresolved.is_empty() {
+                let names: Vec<String> =
+                    unresolved.iter().map(|name| format!("`{name}`")).collect();
+                text.push_str(&format!(
+                    "not defined in the workspace: {}\n",
+                    names.join(", ")
+                ));
+            }
+            text
         }
         Format::Json => String::new(),
     }
@@ -241,12 +274,11 @@ pub fn footer(format: Format) -> &'static str {
 /// it against the count of the whole text).
 pub fn document_parts(
     format: Format,
-    intent: &str,
-    limit: u32,
+    heading: Heading<'_>,
     used: u32,
     sections: &[(Section, Vec<String>)],
 ) -> Vec<String> {
-    let mut parts = vec![header(format, intent, limit, used)];
+    let mut parts = vec![header(format, heading, used)];
     for (section, blocks) in sections.iter().filter(|(_, blocks)| !blocks.is_empty()) {
         parts.push(section_open(format, *section));
         parts.extend(blocks.iter().cloned());
@@ -259,8 +291,7 @@ pub fn document_parts(
 /// The whole context text from rendered blocks grouped by section (in section order).
 pub fn document(
     format: Format,
-    intent: &str,
-    limit: u32,
+    heading: Heading<'_>,
     used: u32,
     sections: &[(Section, Vec<String>)],
 ) -> String {
@@ -271,7 +302,7 @@ pub fn document(
             .collect();
         return format!("[{}]\n", all.join(",\n"));
     }
-    document_parts(format, intent, limit, used, sections).concat()
+    document_parts(format, heading, used, sections).concat()
 }
 
 /// The fixed overhead of a section's wrapper lines.

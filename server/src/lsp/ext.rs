@@ -127,6 +127,7 @@ pub fn context_result_json(
             .map(|file| json!({"path": file.path, "score": decimal(file.score, 4), "reasons": file.reasons}))
             .collect::<Vec<_>>(),
         "omitted": result.omitted.iter().map(item_json).collect::<Vec<_>>(),
+        "unresolved": result.unresolved,
         "text": result.text,
         "timingsMs": serde_json::Value::Object(timings),
     })
