@@ -89,6 +89,8 @@ export interface ContextResult {
   items: ContextItem[];
   files: ContextFile[];
   omitted: ContextItem[];
+  /** Names the task writes as code that the workspace neither defines nor uses. */
+  unresolved: string[];
   /** The context, rendered in the requested format. */
   text: string;
   /** Milliseconds per engine stage. */
@@ -136,6 +138,7 @@ export const CONTEXT_RESULT_FIELDS = [
   "items",
   "files",
   "omitted",
+  "unresolved",
   "text",
   "timingsMs",
 ] as const satisfies readonly (keyof ContextResult)[];
