@@ -61,6 +61,17 @@ impl TextRange {
     }
 }
 
+/// Whether a word can be an identifier: letters, digits, `_` and `$` (JavaScript's
+/// `$ZodType`, `$scope`), not starting with a digit, with a letter somewhere.
+pub fn is_identifier_like(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|ch| ch.is_alphabetic() || ch == '_' || ch == '$')
+        && chars.all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
+        && word.chars().any(char::is_alphabetic)
+}
+
 /// The identifier touching `offset` in `text` (a cursor right after a name still counts):
 /// letters, digits, `_` and `$`.
 pub fn identifier_at(text: &str, offset: u32) -> Option<TextRange> {

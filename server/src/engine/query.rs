@@ -8,7 +8,7 @@ use super::text::{
     for_each_word, identifier_terms, is_english_stop_word, is_stop_word, stem, term,
 };
 use super::trace::{parse_frames, TraceFrame};
-use crate::base::FxHashSet;
+use crate::base::{is_identifier_like, FxHashSet};
 
 /// An identifier the query names explicitly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,17 +131,6 @@ fn language(word: &str) -> Option<(&'static str, &'static str)> {
 const PATH_EXTENSIONS: &[&str] = &[
     "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs",
 ];
-
-/// Whether a word can be an identifier: letters, digits, `_` and `$` (JavaScript's
-/// `$ZodType`, `$scope`), not starting with a digit, with a letter somewhere.
-fn is_identifier_like(word: &str) -> bool {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .is_some_and(|ch| ch.is_alphabetic() || ch == '_' || ch == '$')
-        && chars.all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
-        && word.chars().any(char::is_alphabetic)
-}
 
 /// Whether a bare word is written like code: snake_case, camelCase or PascalCase with
 /// several humps, or SCREAMING_CASE.

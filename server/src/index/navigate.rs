@@ -688,7 +688,7 @@ impl Index {
         }
         if type_name.chars().next().is_some_and(char::is_uppercase) {
             self.members_of_type(file, type_name, name, acc);
-        } else if data.lang.is_ecmascript() && is_identifier(receiver) {
+        } else if data.lang.is_ecmascript() && crate::base::is_identifier_like(receiver) {
             // `res.render(view)` in JavaScript: an object the repository defines members on
             // by its name (`res.render = function render() {}`, Express's `res`, `app`,
             // `req`), which a variable of that name stands for.
@@ -1628,12 +1628,4 @@ fn ref_at(refs: &[Ref], offset: u32) -> Option<&Ref> {
         .iter()
         .take_while(|reference| reference.range.start <= offset)
         .find(|reference| reference.range.contains_inclusive(offset))
-}
-/// Whether `text` is one plain identifier (`res`, `$app`), not a path or an expression.
-fn is_identifier(text: &str) -> bool {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_alphabetic() || first == '_' || first == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }

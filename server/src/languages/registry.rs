@@ -370,28 +370,14 @@ fn build(lang: Language) -> LanguageConfig {
     }
 }
 
-static CONFIGS: [OnceLock<LanguageConfig>; 6] = [
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-];
+static CONFIGS: [OnceLock<LanguageConfig>; 6] = [const { OnceLock::new() }; 6];
 
 /// The builtin types the `(#set! receiver.type "..")` properties of a language's query name,
 /// each once, in the order of the patterns that first name them: what
 /// [`LanguageConfig::receiver_types`] holds, read from the query's text (comments left out)
 /// without compiling it.
 pub(super) fn receiver_type_names(lang: Language) -> &'static [Box<str>] {
-    static TYPES: [OnceLock<Vec<Box<str>>>; 6] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    static TYPES: [OnceLock<Vec<Box<str>>>; 6] = [const { OnceLock::new() }; 6];
     const PROPERTY: &str = "receiver.type \"";
     TYPES[slot(lang)].get_or_init(|| {
         let mut types: Vec<Box<str>> = Vec::new();
