@@ -109,8 +109,8 @@ pub struct ContextResult {
     pub items: Vec<ContextItem>,
     pub files: Vec<ContextFile>,
     pub omitted: Vec<ContextItem>,
-    /// Names the task writes as code (in backticks, or shaped as code) that no definition
-    /// in the workspace has: the answer cannot show them (see [`unresolved_names`]).
+    /// Names the task writes as code that no definition in the workspace has and no code
+    /// uses: the answer cannot show them (see [`unresolved_names`]).
     pub unresolved: Vec<String>,
     pub text: String,
     /// Milliseconds per stage, in pipeline order.

@@ -190,7 +190,7 @@ pub fn entry(line: u32, depth: usize, body: &str) -> String {
 pub struct Heading<'a> {
     pub intent: &'a str,
     pub limit: u32,
-    /// Names the task writes as code that no definition in the workspace has.
+    /// Names the task writes as code that the workspace neither defines nor uses.
     pub unresolved: &'a [String],
 }
 
