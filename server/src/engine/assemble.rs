@@ -1306,14 +1306,15 @@ def open_connection(url):
         );
         let engine = Engine::new();
         let mut request = ContextRequest::new(
-            "fix `FooClient.frobnicate` and `parse_config` when `connect` gets `None`",
+            "fix `FooClient.frobnicate` and `parse_config` when `connect` gets `None` (issue_1293)",
         );
         for format in [Format::Xml, Format::Markdown] {
             request.format = format;
             let result = engine
                 .assemble_context(&index, &request)
                 .expect("valid request");
-            // `connect` is defined; `None` is a single plain word, no name's shape.
+            // `connect` is defined; `None` is a single plain word, no name's shape; issue_1293,
+            // outside backticks, is prose.
             assert_eq!(result.unresolved, ["FooClient.frobnicate", "parse_config"]);
             assert!(
                 result.text.contains("FooClient.frobnicate, parse_config")
@@ -1328,6 +1329,14 @@ def open_connection(url):
                 engine.count_tokens(request.tokenizer, &result.text)
             );
         }
+        // Outside backticks, prose names products in the shapes of code.
+        let result = engine
+            .assemble_context(
+                &index,
+                &ContextRequest::new("improve TypeScript types of `parse_cfg`"),
+            )
+            .expect("valid request");
+        assert_eq!(result.unresolved, ["parse_cfg"]);
         let result = engine
             .assemble_context(&index, &ContextRequest::new("fix `connect`"))
             .expect("valid request");

@@ -238,7 +238,7 @@ impl Engine {
             },
             None => detected,
         };
-        let unresolved = unresolved_names(index, &analysis);
+        let unresolved = unresolved_names(index, &request.query, &analysis);
         lap("intent_and_query", &mut timings);
         let ranking = rank::rank(&rank::RankInput {
             index,
@@ -393,14 +393,23 @@ const MAX_UNRESOLVED: usize = 5;
 /// no definition in the workspace has, in any case, and no code uses: a misspelling, a name
 /// from another version of the code, or one the change is to add. A pasted trace names the
 /// standard library's and dependencies' functions too: none is listed then.
-fn unresolved_names(index: &Index, analysis: &query::QueryAnalysis) -> Vec<String> {
+fn unresolved_names(index: &Index, query: &str, analysis: &query::QueryAnalysis) -> Vec<String> {
     if !analysis.frames.is_empty() {
         return Vec::new();
     }
+    // Prose names products and platforms in the shapes of code (`TypeScript`, `FreeBSD`,
+    // `issue_1293`): outside backticks only a qualified name counts.
+    let quoted: Vec<&str> = query
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|chunk| chunk.trim().trim_end_matches("()"))
+        .collect();
     analysis
         .mentions
         .iter()
         .filter(|mention| mention.certain && shaped_as_name(&mention.segments))
+        .filter(|mention| mention.segments.len() > 1 || quoted.contains(&mention.text.as_str()))
         .filter(|mention| {
             // A file name (`cobra.go`, `History.md`) is a path, not a name.
             !analysis
