@@ -170,29 +170,17 @@ pub struct LanguageConfig {
     /// `./helpers/index.js`): a definition named after such a module takes the directory's
     /// name.
     pub directory_stems: &'static [&'static str],
-    /// The builtin types the query's `(#set! receiver.type "..")` properties name, each once:
-    /// a reference's `receiver_type` is an index into it.
-    pub receiver_types: Vec<Box<str>>,
-    /// For each pattern, the index in `receiver_types` of the type it gives its receiver.
+    /// For each pattern, the index of the type it gives its receiver (`(#set! receiver.type
+    /// "str")` on a pattern whose `@receiver` is a string literal) in the types the query's
+    /// text names (see [`receiver_type_names`], which `Language::receiver_type` reads).
     pub receiver_type_by_pattern: Vec<Option<u8>>,
 }
 
-impl LanguageConfig {
-    /// The builtin type a pattern's `receiver.type` property names, by its index in
-    /// `receiver_types`.
-    pub fn receiver_type(&self, idx: u8) -> Option<&str> {
-        self.receiver_types
-            .get(usize::from(idx))
-            .map(|name| &**name)
-    }
-}
-
-/// The types the patterns of `query` give their receivers (`(#set! receiver.type "str")` on
-/// a pattern whose `@receiver` is a string literal), each once, and each pattern's index in
-/// them.
-fn receiver_types(lang: Language, query: &Query) -> (Vec<Box<str>>, Vec<Option<u8>>) {
-    let mut types: Vec<Box<str>> = Vec::new();
-    let by_pattern = (0..query.pattern_count())
+/// Each pattern's index in [`receiver_type_names`] of the type its `receiver.type` property
+/// names.
+fn receiver_type_by_pattern(lang: Language, query: &Query) -> Vec<Option<u8>> {
+    let names = receiver_type_names(lang);
+    (0..query.pattern_count())
         .map(|pattern| {
             let name = query
                 .property_settings(pattern)
@@ -201,17 +189,13 @@ fn receiver_types(lang: Language, query: &Query) -> (Vec<Box<str>>, Vec<Option<u
                 .value
                 .as_deref()
                 .unwrap_or_else(|| panic!("{lang}: receiver.type without a type"));
-            let idx = match types.iter().position(|known| &**known == name) {
-                Some(idx) => idx,
-                None => {
-                    types.push(name.into());
-                    types.len() - 1
-                }
-            };
+            let idx = names
+                .iter()
+                .position(|known| &**known == name)
+                .unwrap_or_else(|| panic!("{lang}: receiver.type {name} not read from the text"));
             Some(u8::try_from(idx).unwrap_or_else(|_| panic!("{lang}: too many receiver types")))
         })
-        .collect();
-    (types, by_pattern)
+        .collect()
 }
 
 macro_rules! query_file {
@@ -353,7 +337,7 @@ fn build(lang: Language) -> LanguageConfig {
         Language::Rust => &["mod"],
         Language::Go => &[],
     };
-    let (receiver_types, receiver_type_by_pattern) = receiver_types(lang, &query);
+    let receiver_type_by_pattern = receiver_type_by_pattern(lang, &query);
     LanguageConfig {
         language: lang,
         query,
@@ -365,7 +349,6 @@ fn build(lang: Language) -> LanguageConfig {
         continuation_words,
         statement_kinds,
         directory_stems,
-        receiver_types,
         receiver_type_by_pattern,
     }
 }
@@ -373,9 +356,9 @@ fn build(lang: Language) -> LanguageConfig {
 static CONFIGS: [OnceLock<LanguageConfig>; 6] = [const { OnceLock::new() }; 6];
 
 /// The builtin types the `(#set! receiver.type "..")` properties of a language's query name,
-/// each once, in the order of the patterns that first name them: what
-/// [`LanguageConfig::receiver_types`] holds, read from the query's text (comments left out)
-/// without compiling it.
+/// each once, in the order of the patterns that first name them, read from the query's text
+/// (comments left out) without compiling it: a reference's `receiver_type` is an index into
+/// them.
 pub(super) fn receiver_type_names(lang: Language) -> &'static [Box<str>] {
     static TYPES: [OnceLock<Vec<Box<str>>>; 6] = [const { OnceLock::new() }; 6];
     const PROPERTY: &str = "receiver.type \"";

@@ -87,7 +87,7 @@ pub struct Ref {
     /// What the name is accessed on, for `obj.name`, `pkg.Name` or `Type::name`.
     pub receiver: Option<TextRange>,
     /// The builtin type of a literal receiver (`", ".join`), as the language's query names it:
-    /// an index into its `LanguageConfig::receiver_types` (a byte, so that a reference takes
+    /// an index into its `Language::receiver_type` names (a byte, so that a reference takes
     /// no more room).
     pub receiver_type: Option<u8>,
 }
