@@ -779,10 +779,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_definition_left_out_is_listed_once() {
-        let (index, _) = crate::index::tests::index_fixture(
-            r#"
+    /// A module whose `execute` calls `connect`.
+    const SHOP_DB: &str = r#"
 //- /shop/db.py
 def execute(sql, params):
     conn = connect()
@@ -791,8 +789,11 @@ def execute(sql, params):
     return rows
 def connect():
     return 1
-"#,
-        );
+"#;
+
+    #[test]
+    fn a_definition_left_out_is_listed_once() {
+        let (index, _) = crate::index::tests::index_fixture(SHOP_DB);
         let execute = index.defs_named("execute")[0];
         let connect = index.defs_named("connect")[0];
         let candidates = [
@@ -823,16 +824,7 @@ def connect():
 
     #[test]
     fn a_card_gives_way_to_the_code_it_sums_up() {
-        let (index, _) = crate::index::tests::index_fixture(
-            r#"
-//- /shop/db.py
-def execute(sql, params):
-    conn = connect()
-    rows = conn.run(sql, params)
-    conn.commit()
-    return rows
-"#,
-        );
+        let (index, _) = crate::index::tests::index_fixture(SHOP_DB);
         let def = index.defs_named("execute")[0];
         let candidate =
             |section, score, rendering| shown_as(&index, def, section, score, rendering);
