@@ -174,6 +174,7 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "misaligns", 2.0),
     (IntentKind::BugFix, "misaligned", 2.0),
     (IntentKind::BugFix, "mishandles", 2.0),
+    (IntentKind::BugFix, "caused by", 1.5),
     // A value that is nobody's answer (`header() returns undefined for a header set twice`).
     (IntentKind::BugFix, "returns undefined", 2.0),
     (IntentKind::BugFix, "returns null", 2.0),
@@ -198,10 +199,13 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::Refactor, "rename", 3.0),
     (IntentKind::Refactor, "renamed", 3.0),
     (IntentKind::Refactor, "renames", 3.0),
+    (IntentKind::Refactor, "renaming", 3.0),
     (IntentKind::Refactor, "perf", 2.0),
     (IntentKind::Refactor, "performance", 2.0),
     (IntentKind::Refactor, "extract", 2.0),
     (IntentKind::Refactor, "move", 2.0),
+    (IntentKind::Refactor, "moved", 2.0),
+    (IntentKind::Refactor, "moving", 2.0),
     (IntentKind::Refactor, "clean up", 3.0),
     (IntentKind::Refactor, "cleanup", 3.0),
     (IntentKind::Refactor, "simplify", 3.0),
@@ -255,8 +259,6 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::DefinitionLookup, "explain", 3.0),
     (IntentKind::DefinitionLookup, "how is", 2.5),
     (IntentKind::DefinitionLookup, "how are", 2.5),
-    (IntentKind::DefinitionLookup, "work", 2.5),
-    (IntentKind::DefinitionLookup, "works", 2.5),
     (IntentKind::DefinitionLookup, "what fields", 3.0),
     (IntentKind::DefinitionLookup, "what options", 3.0),
     (IntentKind::DefinitionLookup, "what variants", 3.0),
@@ -309,6 +311,9 @@ const OPENERS: &[(IntentKind, &str, f32)] = &[
 /// Words that ask about usages, but only in a question: as a task (`use X instead of Y`,
 /// `call close() on exit`) they say nothing about usages.
 const QUESTION_USAGE_CUES: &[&str] = &["call", "calls", "use", "uses", "using", "usage", "usages"];
+/// Words that ask how code works, but only in a question (`how does the retry policy
+/// work?`): a task to `make the hook work async` reports that it does not.
+const QUESTION_LOOKUP_CUES: &[&str] = &["work", "works"];
 /// Passive forms that ask about usages after a question word (`where is X called`).
 const PASSIVE_USAGE_CUES: &[&str] = &["called", "used"];
 const USAGE_QUESTION_WORDS: &[&str] = &["where", "how", "who", "which", "what"];
@@ -407,8 +412,29 @@ pub fn renames(words: &[String]) -> bool {
         .any(|word| RENAME_WORDS.contains(&word.as_str()))
 }
 
-/// Detects the intent of `query`. `words` are its lower-cased words in order.
-pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
+/// The task with what it writes as code (in backticks) blanked out, so that only its prose
+/// gives cues: `` Fix `ky.extend` not inheriting its parent and add `ky.create` `` fixes.
+/// A lone backtick (an apostrophe typed as one) hides nothing after it.
+fn prose_of(query: &str) -> String {
+    let chunks: Vec<&str> = query.split('`').collect();
+    let n_chunks = chunks.len();
+    let mut prose = String::with_capacity(query.len());
+    for (idx, chunk) in chunks.into_iter().enumerate() {
+        if idx > 0 {
+            prose.push(' ');
+        }
+        let code = idx % 2 == 1 && idx + 1 < n_chunks;
+        if code {
+            prose.extend(chunk.chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }));
+        } else {
+            prose.push_str(chunk);
+        }
+    }
+    prose
+}
+
+/// Detects the intent of `query`, from its prose (see [`prose_of`]) and any trace frames.
+pub fn detect(query: &str, frames: &[TraceFrame]) -> Intent {
     if !frames.is_empty() {
         return Intent {
             kind: IntentKind::BugFix,
@@ -423,6 +449,11 @@ pub fn detect(query: &str, words: &[String], frames: &[TraceFrame]) -> Intent {
             signals: vec!["error-log".to_owned()],
         };
     }
+    let prose = prose_of(query);
+    let query = prose.as_str();
+    let mut words: Vec<String> = Vec::new();
+    super::text::for_each_word(query, |_, word| words.push(word.to_lowercase()));
+    let words = words.as_slice();
     let mut votes = Votes::default();
     vote_cues(&mut votes, query, words);
     if let Some(kind) = commit_type(query) {
@@ -577,6 +608,15 @@ fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str)
     }
     let is_question = QUESTION_WORDS.contains(&first) || query.trim_end().ends_with('?');
     if is_question {
+        for cue in QUESTION_LOOKUP_CUES {
+            if words.iter().skip(1).any(|word| word == cue) {
+                votes.add(
+                    IntentKind::DefinitionLookup,
+                    2.5,
+                    format!("question-word:{cue}"),
+                );
+            }
+        }
         for cue in QUESTION_USAGE_CUES {
             if words.iter().skip(1).any(|word| word == cue) {
                 votes.add(
@@ -612,9 +652,7 @@ mod tests {
     }
 
     fn kind_of(query: &str) -> IntentKind {
-        // The words as the engine splits them.
-        let words = crate::engine::query::analyze(query).words;
-        detect(query, &words, &[]).kind
+        detect(query, &[]).kind
     }
 
     #[test]
@@ -747,6 +785,32 @@ mod tests {
             kind_of("which modules is the retry policy used in"),
             IntentKind::UsageExploration
         );
+        // What a task writes as code gives no cues: `create` and `extend` are names here.
+        assert_eq!(
+            kind_of("Fix `Client.extend` not inheriting its parent and add `Client.create`"),
+            IntentKind::BugFix
+        );
+        // `work` asks how code works only in a question.
+        assert_eq!(
+            kind_of("does the retry policy work across processes?"),
+            IntentKind::DefinitionLookup
+        );
+        assert_ne!(
+            kind_of("Make the `beforeSend` hook work async"),
+            IntentKind::DefinitionLookup
+        );
+        assert_eq!(
+            kind_of("Moved the json import out of the try block"),
+            IntentKind::Refactor
+        );
+        assert_eq!(
+            kind_of("More renaming, to keep consistent with the Flags API"),
+            IntentKind::Refactor
+        );
+        assert_eq!(
+            kind_of("the handler runs twice, which is caused by registering the logger twice"),
+            IntentKind::BugFix
+        );
         // A passive that says when something happens is not a usage question.
         assert_ne!(
             kind_of("Restore the original app when out is called"),
@@ -765,6 +829,15 @@ mod tests {
             kind_of("Simplify typings and change any to unknown"),
             IntentKind::Refactor
         );
+    }
+
+    #[test]
+    fn prose_is_the_task_without_its_code() {
+        assert_eq!(prose_of("fix `a.add` now"), "fix         now");
+        assert_eq!(prose_of("```\nadd()\n```\nfix"), "   \n     \n   \nfix");
+        // A lone backtick hides nothing.
+        assert_eq!(prose_of("don`t add"), "don t add");
+        assert_eq!(prose_of("`a` and `b"), "    and  b");
     }
 
     #[test]

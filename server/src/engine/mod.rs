@@ -229,7 +229,7 @@ impl Engine {
         let search = self.search_index(index);
         lap("search_index", &mut timings);
         let analysis = query::analyze(&request.query);
-        let detected = intent::detect(&request.query, &analysis.words, &analysis.frames);
+        let detected = intent::detect(&request.query, &analysis.frames);
         let intent = match request.intent {
             Some(kind) => Intent {
                 kind,
