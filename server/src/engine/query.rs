@@ -132,6 +132,14 @@ const PATH_EXTENSIONS: &[&str] = &[
     "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs",
 ];
 
+/// Extensions of files that hold no code the index reads and that no member is named after
+/// (not `json`, `lock` or `html`: `res.json`, `mu.lock`): `podman.exe`, `Cargo.toml` and
+/// `History.md` name files, not a member of `podman`.
+const OTHER_FILE_EXTENSIONS: &[&str] = &[
+    "exe", "dll", "dylib", "md", "rst", "txt", "toml", "yaml", "yml", "ini", "cfg", "csv", "png",
+    "svg", "jpg", "jpeg", "gif", "zip", "gz", "tgz", "whl", "sh", "ps1", "bat",
+];
+
 /// Whether a bare word is written like code: snake_case, camelCase or PascalCase with
 /// several humps, or SCREAMING_CASE.
 fn looks_like_code(word: &str) -> bool {
@@ -206,6 +214,9 @@ pub fn analyze(query: &str) -> QueryAnalysis {
                 if !res.paths.iter().any(|known| known == path) {
                     res.paths.push(path.to_owned());
                 }
+                continue;
+            }
+            if OTHER_FILE_EXTENSIONS.contains(&ext) {
                 continue;
             }
         }
@@ -831,6 +842,11 @@ mod tests {
         assert_eq!(analysis.mentions[0].segments, ["DatabaseClient", "connect"]);
         assert_eq!(analysis.paths, ["shop/db.py"]);
         assert!(analysis.content_words.contains(&"crash".to_owned()));
+        // Files that hold no code are no names.
+        let analysis =
+            analyze("podman.exe fails to start; see Cargo.toml, History.md and `res.json`");
+        let mentions: Vec<&str> = analysis.mentions.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(mentions, ["res.json"]);
         assert!(!analysis.content_words.contains(&"the".to_owned()));
         // JavaScript names may hold `$`; a price does not.
         let mentions: Vec<String> = analyze("`$ZodNumber` writes it, and $scope.apply; costs $5")
