@@ -62,6 +62,19 @@ fn output_directories_are_pruned_where_a_build_puts_them_and_indexed_elsewhere()
         ("build/lib/app.py", "output_below_root_py", false),
         ("packages/web/dist/index.js", "outputBesideManifest", false),
         ("py/build/lib/mod.py", "output_beside_setup", false),
+        // Dependencies where a package manager puts them, and code a package copied into
+        // its own source (chalk's `source/vendor/supports-color`).
+        ("vendor/github.com/x/y/y.go", "VendoredBelowRoot", false),
+        (
+            "packages/web/vendor/dep.js",
+            "vendoredBesideManifest",
+            false,
+        ),
+        (
+            "packages/web/source/vendor/colors.js",
+            "copiedIntoSource",
+            true,
+        ),
     ];
     for (path, name, _) in files {
         let text = match path.rsplit_once('.').map(|(_, ext)| ext) {
@@ -76,7 +89,7 @@ fn output_directories_are_pruned_where_a_build_puts_them_and_indexed_elsewhere()
     let out = run(&["index", "--json", "--root", &root]);
     assert_eq!(out.code, 0, "{out:#?}");
     let report = out.json();
-    assert_eq!(report["skipped"]["vendored-dir"], 4, "{report:#}");
+    assert_eq!(report["skipped"]["vendored-dir"], 6, "{report:#}");
     for (_, name, indexed) in files {
         let out = run(&["symbols", name, "--root", &root, "--json"]);
         assert_eq!(out.code, 0, "{out:#?}");

@@ -22,10 +22,16 @@ pub const VENDORED_DIRS: &[&str] = &[
     "node_modules",
     ".venv",
     "venv",
-    "vendor",
     "__pycache__",
     "site-packages",
 ];
+
+/// Directories that hold dependencies where a package manager puts them: directly below a
+/// root, or beside a manifest (Go's `vendor/` beside `go.mod`, Composer's beside
+/// `composer.json`). Elsewhere they hold code a package copied into its own source and
+/// imports (chalk's `source/vendor/supports-color`): indexed, and ranked as vendored code
+/// (see `base::auxiliary_kind`).
+const MANAGED_VENDOR_DIRS: &[&str] = &["vendor"];
 
 /// Files the resolvers read to map module names to directories.
 pub const MANIFEST_NAMES: &[&str] = &["package.json", "go.mod", "Cargo.toml"];
@@ -36,9 +42,16 @@ pub const MANIFEST_NAMES: &[&str] = &["package.json", "go.mod", "Cargo.toml"];
 /// `src/build/`, and are indexed.
 const OUTPUT_DIRS: &[&str] = &["target", "dist", "build"];
 
-/// Python's package manifests, which make a package root beside [`MANIFEST_NAMES`] (the
-/// resolvers read none of them).
-const PYTHON_MANIFESTS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg"];
+/// Other package manifests, which make a package root beside [`MANIFEST_NAMES`] (the
+/// resolvers read none of them): Python's, and those of the package managers that fill a
+/// `vendor/` directory beside them.
+const OTHER_MANIFESTS: &[&str] = &[
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "composer.json",
+    "Gemfile",
+];
 
 /// Whether the directory `dir`, `depth` levels below its root, is pruned as dependencies or
 /// build output. Only the parent's manifests are looked at (never followed through a link).
@@ -50,7 +63,7 @@ fn is_pruned_dir(dir: &Path, name: &str, depth: usize) -> bool {
         dir.parent().is_some_and(|parent| {
             MANIFEST_NAMES
                 .iter()
-                .chain(PYTHON_MANIFESTS)
+                .chain(OTHER_MANIFESTS)
                 .any(|manifest| {
                     parent
                         .join(manifest)
@@ -59,7 +72,8 @@ fn is_pruned_dir(dir: &Path, name: &str, depth: usize) -> bool {
                 })
         })
     };
-    OUTPUT_DIRS.contains(&name) && (depth == 1 || beside_manifest())
+    (OUTPUT_DIRS.contains(&name) || MANAGED_VENDOR_DIRS.contains(&name))
+        && (depth == 1 || beside_manifest())
 }
 
 const BINARY_SNIFF_BYTES: usize = 8000;
