@@ -312,8 +312,13 @@ const OPENERS: &[(IntentKind, &str, f32)] = &[
 /// `call close() on exit`) they say nothing about usages.
 const QUESTION_USAGE_CUES: &[&str] = &["call", "calls", "use", "uses", "using", "usage", "usages"];
 /// Words that ask how code works, but only in a question (`how does the retry policy
-/// work?`): a task to `make the hook work async` reports that it does not.
+/// work?`): a task to `make the hook work async` reports that it does not. They outweigh
+/// the opening `how does` (a usage cue: `how does the server write to disk`).
 const QUESTION_LOOKUP_CUES: &[&str] = &["work", "works"];
+const QUESTION_LOOKUP_WEIGHT: f32 = 5.0;
+/// The weight of a passive usage cue after a question word: `how is X used` asks for its
+/// uses, and outweighs the opening `how is` (a look-up cue: `how is X implemented`).
+const PASSIVE_USAGE_WEIGHT: f32 = 6.0;
 /// Passive forms that ask about usages after a question word (`where is X called`).
 const PASSIVE_USAGE_CUES: &[&str] = &["called", "used"];
 const USAGE_QUESTION_WORDS: &[&str] = &["where", "how", "who", "which", "what"];
@@ -412,8 +417,20 @@ pub fn renames(words: &[String]) -> bool {
         .any(|word| RENAME_WORDS.contains(&word.as_str()))
 }
 
-/// The task with what it writes as code (in backticks) blanked out, so that only its prose
-/// gives cues: `` Fix `ky.extend` not inheriting its parent and add `ky.create` `` fixes.
+/// Whether a word is a name in the shape of an HTTP header's (`Content-Type`,
+/// `Access-Control-Allow-Origin`): capitalized words joined by hyphens.
+fn is_header_name(word: &str) -> bool {
+    let word = word.trim_matches(|ch: char| !ch.is_alphanumeric());
+    word.contains('-')
+        && word.split('-').all(|part| {
+            part.chars().next().is_some_and(char::is_uppercase)
+                && part.chars().all(char::is_alphanumeric)
+        })
+}
+
+/// The task with what it writes as code (in backticks) and the header names it mentions
+/// blanked out, so that only its prose gives cues: `` Fix `ky.extend` not inheriting its
+/// parent and add `ky.create` `` fixes; `Access-Control-Allow-Origin` allows nothing.
 /// A lone backtick (an apostrophe typed as one) hides nothing after it.
 fn prose_of(query: &str) -> String {
     let chunks: Vec<&str> = query.split('`').collect();
@@ -427,7 +444,13 @@ fn prose_of(query: &str) -> String {
         if code {
             prose.extend(chunk.chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }));
         } else {
-            prose.push_str(chunk);
+            for piece in chunk.split_inclusive(char::is_whitespace) {
+                if is_header_name(piece) {
+                    prose.extend(piece.chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }));
+                } else {
+                    prose.push_str(piece);
+                }
+            }
         }
     }
     prose
@@ -601,7 +624,7 @@ fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str)
         if asked {
             votes.add(
                 IntentKind::UsageExploration,
-                2.5,
+                PASSIVE_USAGE_WEIGHT,
                 format!("question-word:{cue}"),
             );
         }
@@ -612,7 +635,7 @@ fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str)
             if words.iter().skip(1).any(|word| word == cue) {
                 votes.add(
                     IntentKind::DefinitionLookup,
-                    2.5,
+                    QUESTION_LOOKUP_WEIGHT,
                     format!("question-word:{cue}"),
                 );
             }
@@ -795,9 +818,25 @@ mod tests {
             kind_of("does the retry policy work across processes?"),
             IntentKind::DefinitionLookup
         );
+        assert_eq!(
+            kind_of("How does the from_fn middleware work?"),
+            IntentKind::DefinitionLookup
+        );
+        assert_eq!(
+            kind_of("how is get_route_path used"),
+            IntentKind::UsageExploration
+        );
+        assert_eq!(
+            kind_of("how is formatMoney implemented"),
+            IntentKind::DefinitionLookup
+        );
         assert_ne!(
             kind_of("Make the `beforeSend` hook work async"),
             IntentKind::DefinitionLookup
+        );
+        assert_eq!(
+            kind_of("cors sends Access-Control-Allow-Origin: * even when credentials are on"),
+            IntentKind::BugFix
         );
         assert_eq!(
             kind_of("Moved the json import out of the try block"),
@@ -838,6 +877,8 @@ mod tests {
         // A lone backtick hides nothing.
         assert_eq!(prose_of("don`t add"), "don t add");
         assert_eq!(prose_of("`a` and `b"), "    and  b");
+        assert_eq!(prose_of("sets Cache-Control: no"), "sets                no");
+        assert_eq!(prose_of("a well-known bug"), "a well-known bug");
     }
 
     #[test]
