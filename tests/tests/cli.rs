@@ -608,6 +608,38 @@ fn answer_files(result: &serde_json::Value) -> Vec<String> {
 }
 
 #[test]
+fn context_explains_on_stderr_with_text_or_json_on_stdout() {
+    let task = "fix the crash in OrderService.place_order when the cart is empty";
+    let root = py_shop();
+    for json in [false, true] {
+        let mut args = vec!["context", "--explain", "--root", &root, task];
+        if json {
+            args.insert(1, "--json");
+        }
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{out:#?}");
+        if json {
+            assert_eq!(out.json()["intent"]["kind"], "bug_fix", "{out:#?}");
+        } else {
+            assert!(out.stdout.starts_with("<context"), "{out:#?}");
+        }
+        for line in [
+            "intent: bug_fix",
+            "items:",
+            "files:",
+            "timings (ms):",
+            "run (ms):",
+        ] {
+            assert!(out.stderr.contains(line), "{line}: {out:#?}");
+        }
+        assert!(
+            out.stderr.contains("shop/services/order_service.py"),
+            "{out:#?}"
+        );
+    }
+}
+
+#[test]
 fn context_with_the_first_answers_files_pinned_answers_with_what_comes_after_them() {
     let task = "fix the crash in OrderService.place_order when the cart is empty";
     let root = py_shop();

@@ -115,7 +115,7 @@ pub(super) fn context(
     }
     timings.save = ms(saving);
     timings.total = ms(started);
-    if explain && !json_out {
+    if explain {
         eprintln!(
             "run (ms): index {:.2}, waiting for the term counts {:.2}, search tables and import graph {:.2}, answer {:.2}, print {:.2}, caches saved {:.2}, total {:.2}",
             timings.index,
@@ -169,9 +169,9 @@ fn print_result(
         ))
         .map_err(|err| CliError::Failed(err.to_string()))?;
         super::emit(&format!("{text}\n"));
-        return Ok(());
+    } else {
+        super::emit(&result.text);
     }
-    super::emit(&result.text);
     if explain {
         eprintln!(
             "intent: {} (confidence {:.2}; {})",
