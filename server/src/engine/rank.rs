@@ -343,7 +343,30 @@ fn is_translation_file(path: &str, code: &str) -> bool {
     translation_code(path) == Some(code)
 }
 
-/// Files whose path ends with `path` (component-wise), best (longest match) first.
+/// A directory of a package manager's cache without its version: Cargo's `axum-0.8.4`
+/// and Go's `viper@v1.18.2` are the repository's `axum` and `viper`.
+fn unversioned(component: &str) -> &str {
+    if let Some((name, version)) = component.split_once('@') {
+        if version.starts_with(['v', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
+            return name;
+        }
+    }
+    match component.rsplit_once('-') {
+        Some((name, version))
+            if !name.is_empty()
+                && version.contains('.')
+                && version.split('.').next().is_some_and(|major| {
+                    !major.is_empty() && major.bytes().all(|b| b.is_ascii_digit())
+                }) =>
+        {
+            name
+        }
+        _ => component,
+    }
+}
+
+/// Files whose path ends with `path` (component-wise, a package cache's versioned directory
+/// matching the unversioned one: see [`unversioned`]), best (longest match) first.
 pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
     let wanted: Vec<&str> = path
         .trim_start_matches("./")
@@ -363,7 +386,7 @@ pub fn files_matching_path(index: &Index, path: &str) -> Vec<FileId> {
             .iter()
             .rev()
             .zip(data.path.split('/').rev())
-            .take_while(|(a, b)| **a == *b)
+            .take_while(|(a, b)| **a == *b || unversioned(a) == *b)
             .count();
         if n_common > 0 {
             best.push((n_common, *file));
@@ -1928,6 +1951,36 @@ mod tests {
                 (path, file.reasons.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn a_package_caches_versioned_directory_is_the_repositorys_own() {
+        assert_eq!(unversioned("axum-0.8.4"), "axum");
+        assert_eq!(unversioned("tokio-util-0.7.10"), "tokio-util");
+        assert_eq!(unversioned("viper@v1.18.2"), "viper");
+        assert_eq!(unversioned("axum-extra"), "axum-extra");
+        assert_eq!(unversioned("python-3.12"), "python");
+        assert_eq!(
+            unversioned("index.crates.io-6f17d22bba15001f"),
+            "index.crates.io-6f17d22bba15001f"
+        );
+        let (index, _) = indexed(
+            r#"
+//- /axum-extra/src/routing/mod.rs
+pub fn typed_post() {}
+//- /axum/src/routing/mod.rs
+pub fn route() {}
+"#,
+        );
+        let files = files_matching_path(
+            &index,
+            "/root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/axum-0.8.4/src/routing/mod.rs",
+        );
+        let paths: Vec<&str> = files
+            .iter()
+            .map(|file| &*index.file(*file).unwrap().path)
+            .collect();
+        assert_eq!(paths, ["axum/src/routing/mod.rs"]);
     }
 
     #[test]
