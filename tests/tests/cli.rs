@@ -640,6 +640,40 @@ fn context_explains_on_stderr_with_text_or_json_on_stdout() {
 }
 
 #[test]
+fn a_run_from_the_syntax_cache_compiles_no_query() {
+    let repo = TempDir::new("warm-run");
+    let cache = TempDir::new("warm-run-cache");
+    // A module's default export takes its directory's name (`platform`), which a run from
+    // the cache gives it again.
+    repo.write(
+        "lib/platform/index.js",
+        "export default function () { return 1 }\n",
+    );
+    repo.write(
+        "src/app.ts",
+        "export function boot(): number { return 2 }\n",
+    );
+    repo.write("src/main.py", "def main():\n    return 3\n");
+    let args = [
+        "context",
+        "--explain",
+        "--root",
+        ".",
+        "where is platform defined",
+    ];
+    let first = run_with_cache(repo.path(), &args, cache.path());
+    assert_eq!(first.code, 0, "{first:#?}");
+    assert!(
+        !first.stderr.contains("queries compiled: none"),
+        "{first:#?}"
+    );
+    let warm = run_with_cache(repo.path(), &args, cache.path());
+    assert_eq!(warm.code, 0, "{warm:#?}");
+    assert!(warm.stderr.contains("queries compiled: none"), "{warm:#?}");
+    assert!(warm.stdout.contains("lib/platform/index.js"), "{warm:#?}");
+}
+
+#[test]
 fn context_with_the_first_answers_files_pinned_answers_with_what_comes_after_them() {
     let task = "fix the crash in OrderService.place_order when the cart is empty";
     let root = py_shop();

@@ -13,6 +13,7 @@ use crate::engine::{
     ContextRequest, ContextResult, Engine, FileTerms, Format, IntentKind, Tokenizer,
 };
 use crate::index::{CacheFile, CacheKind, FilePosition, Index};
+use crate::languages::Language;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn context(
@@ -125,6 +126,18 @@ pub(super) fn context(
             timings.print,
             timings.save,
             timings.total
+        );
+        let compiled: Vec<&str> = Language::compiled()
+            .into_iter()
+            .map(Language::name)
+            .collect();
+        eprintln!(
+            "queries compiled: {}",
+            if compiled.is_empty() {
+                "none".to_owned()
+            } else {
+                compiled.join(", ")
+            }
         );
     }
     // The process ends here: freeing the index and the tables piece by piece would take

@@ -117,6 +117,18 @@ impl Language {
         registry::config(self)
     }
 
+    /// The languages whose query this process has compiled so far (compiling one takes 30 to
+    /// 100 ms, which a run from the syntax cache should not spend).
+    pub fn compiled() -> Vec<Language> {
+        registry::compiled()
+    }
+
+    /// File stems that stand for their directory (`index` in JavaScript, `__init__` in
+    /// Python), without compiling the language's query.
+    pub fn directory_stems(self) -> &'static [&'static str] {
+        registry::directory_stems(self)
+    }
+
     /// The builtin type a reference's `receiver_type` names, read from the query's text without compiling the query: a run whose extractions all
     /// come from the syntax cache compiles none (30 to 100 ms for each language).
     pub fn receiver_type(self, idx: u8) -> Option<&'static str> {

@@ -166,10 +166,6 @@ pub struct LanguageConfig {
     /// adjacent ones holding references and no definition or import make one `statements`
     /// definition. Go and Rust have none at the top level.
     pub statement_kinds: &'static [&'static str],
-    /// File stems that stand for their directory, as code imports them (`./helpers` is
-    /// `./helpers/index.js`): a definition named after such a module takes the directory's
-    /// name.
-    pub directory_stems: &'static [&'static str],
     /// For each pattern, the index of the type it gives its receiver (`(#set! receiver.type
     /// "str")` on a pattern whose `@receiver` is a string literal) in the types the query's
     /// text names (see [`receiver_type_names`], which `Language::receiver_type` reads).
@@ -331,12 +327,6 @@ fn build(lang: Language) -> LanguageConfig {
         ],
         Language::Go | Language::Rust => &[],
     };
-    let directory_stems: &'static [&'static str] = match lang {
-        Language::Python => &["__init__"],
-        Language::JavaScript | Language::TypeScript | Language::Tsx => &["index"],
-        Language::Rust => &["mod"],
-        Language::Go => &[],
-    };
     let receiver_type_by_pattern = receiver_type_by_pattern(lang, &query);
     LanguageConfig {
         language: lang,
@@ -348,12 +338,31 @@ fn build(lang: Language) -> LanguageConfig {
         visibility,
         continuation_words,
         statement_kinds,
-        directory_stems,
         receiver_type_by_pattern,
     }
 }
 
 static CONFIGS: [OnceLock<LanguageConfig>; 6] = [const { OnceLock::new() }; 6];
+
+/// The languages whose query this process has compiled so far.
+pub(super) fn compiled() -> Vec<Language> {
+    Language::ALL
+        .into_iter()
+        .filter(|lang| CONFIGS[slot(*lang)].get().is_some())
+        .collect()
+}
+
+/// File stems that stand for their directory, as code imports them (`./helpers` is
+/// `./helpers/index.js`): a definition named after such a module takes the directory's name.
+/// Outside [`LanguageConfig`], so that naming a cached file's definitions compiles no query.
+pub(super) fn directory_stems(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::Python => &["__init__"],
+        Language::JavaScript | Language::TypeScript | Language::Tsx => &["index"],
+        Language::Rust => &["mod"],
+        Language::Go => &[],
+    }
+}
 
 /// The builtin types the `(#set! receiver.type "..")` properties of a language's query name,
 /// each once, in the order of the patterns that first name them, read from the query's text

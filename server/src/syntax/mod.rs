@@ -275,7 +275,7 @@ pub fn analyze(lang: Language, text: &str, is_test_file: bool) -> FileSyntax {
 /// [`Def::named_after_module`]) after its module, as the code importing it names it: the
 /// file's stem (`resolveConfig` for `lib/helpers/resolveConfig.js`), or the directory's name
 /// for a file that stands for its directory (`platform` for `lib/platform/index.js`, see
-/// `LanguageConfig::directory_stems`), with the words of a stem that is no identifier joined
+/// `Language::directory_stems`), with the words of a stem that is no identifier joined
 /// in camel case (`parseLinkHeader` for `parse-link-header.ts`, as got imports it).
 ///
 /// An extraction depends on the text alone (files with the same text share one, and the
@@ -310,7 +310,7 @@ fn module_def_name(lang: Language, path: &str) -> Option<String> {
     let mut segments = path.rsplit(['/', '\\']);
     let file_name = segments.next().unwrap_or(path);
     let stem = file_name.split('.').next().unwrap_or(file_name);
-    let stem = if lang.config().directory_stems.contains(&stem) {
+    let stem = if lang.directory_stems().contains(&stem) {
         segments
             .find(|dir| !matches!(*dir, "" | "." | ".."))
             .unwrap_or(stem)
