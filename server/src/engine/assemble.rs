@@ -364,12 +364,18 @@ impl<'i, 'a> Packer<'i, 'a> {
         }
     }
 
-    /// Each candidate not chosen yet, by score, with its richest rendering that fits.
+    /// Each candidate not chosen yet, by score, with its richest rendering that fits; in the
+    /// leftover pass, a candidate its section's share held to less than its code gets the
+    /// code when it fits now (the body of the function at fault, placed as a signature while
+    /// the code section's share was spent, is not left a signature with the budget unused).
     fn fill(&mut self, relevant: &[usize], pass: Pass) {
         let total_spent: u32 = self.spent.iter().sum::<u32>() + self.lead;
         let mut pool = self.available.saturating_sub(total_spent);
         for &idx in relevant {
             if self.taken[idx] {
+                if pass == Pass::Leftover {
+                    self.upgrade(idx, &mut pool);
+                }
                 continue;
             }
             for rendering_idx in 0..self.input.candidates[idx].renderings.len() {
@@ -377,6 +383,30 @@ impl<'i, 'a> Packer<'i, 'a> {
                     self.taken[idx] = true;
                     break;
                 }
+            }
+        }
+    }
+
+    /// Replaces a chosen candidate's card with its richest code rendering that fits the
+    /// `pool` (the card's tokens come back to it).
+    fn upgrade(&mut self, idx: usize, pool: &mut u32) {
+        let candidates = self.input.candidates;
+        let Some(current) = self
+            .chosen
+            .iter()
+            .find(|chosen| chosen.candidate_idx == idx)
+            .map(|chosen| chosen.rendering_idx)
+        else {
+            return;
+        };
+        if candidates[idx].renderings[current].fidelity == Fidelity::Full {
+            return;
+        }
+        for rendering_idx in 0..current {
+            if candidates[idx].renderings[rendering_idx].fidelity == Fidelity::Full
+                && self.place(idx, rendering_idx, Pass::Leftover, pool)
+            {
+                return;
             }
         }
     }
@@ -840,6 +870,36 @@ def connect():
         // The card is not listed as left out: its code holds it.
         assert!(assembly.omitted.is_empty());
         assert!(assembly.text.contains("conn.commit()"), "{}", assembly.text);
+    }
+
+    #[test]
+    fn a_card_its_sections_share_held_to_a_signature_becomes_code_when_the_budget_allows() {
+        let (index, _) = crate::index::tests::index_fixture(SHOP_DB);
+        let execute = index.defs_named("execute")[0];
+        let connect = index.defs_named("connect")[0];
+        let mut code = shown_as(&index, execute, Section::Code, 0.6, full(&index, execute));
+        code.renderings.push(compact(&index, execute));
+        let candidates = [
+            shown_as(
+                &index,
+                connect,
+                Section::Definitions,
+                1.0,
+                compact(&index, connect),
+            ),
+            code,
+        ];
+        // The code section's share (a tenth) holds `execute`'s card, not its code; the rest
+        // of the budget, unused by the cards, takes the code.
+        let assembly = assembled(&index, &candidates, [9, 1, 0, 0, 0], 400, None);
+        let execute_shown = assembly
+            .chosen
+            .iter()
+            .find(|chosen| chosen.candidate_idx == 1)
+            .map(|chosen| candidates[1].renderings[chosen.rendering_idx].fidelity);
+        assert_eq!(execute_shown, Some(Fidelity::Full), "{}", assembly.text);
+        assert!(assembly.text.contains("conn.commit()"), "{}", assembly.text);
+        assert!(assembly.used <= 400);
     }
 
     #[test]
