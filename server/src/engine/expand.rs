@@ -336,6 +336,7 @@ pub fn expand(
     wants_callers: bool,
     pinned: &[FileId],
     terms: &[String],
+    renamed: &[String],
 ) -> Expansion {
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     let primary = primary_targets(index, ranking, top_score);
@@ -345,11 +346,20 @@ pub fn expand(
     // not of `Mux.Get`, whose body shares the task's words). One found by its name still
     // does (the implementations of a trait method the task names).
     let words_only_callers = !primary.iter().any(|target| target.direct);
+    // A rename of something no target is (a name the task's code does not have yet) leaves
+    // every target's callers.
+    let renames_a_target = primary.iter().any(|target| {
+        index
+            .def(target.def)
+            .is_some_and(|def| renamed.iter().any(|name| **name == *def.name))
+    });
+    let renamed = if renames_a_target { renamed } else { &[] };
     let mut expander = Expander {
         index,
         intent,
         pinned,
         words_only_callers,
+        renamed,
         candidates: Vec::new(),
         carded: FxHashSet::default(),
         terms: terms
@@ -477,6 +487,9 @@ struct Expander<'a> {
     pinned: &'a [FileId],
     /// No target is named directly: those found by their words bring their callers.
     words_only_callers: bool,
+    /// The names a rename changes (see `QueryAnalysis::renamed`): of the targets, only
+    /// those bring their callers.
+    renamed: &'a [String],
     candidates: Vec<Candidate>,
     carded: FxHashSet<DefId>,
     /// The task's search terms (see `QueryAnalysis::terms`), for the lines of a long target
@@ -564,12 +577,15 @@ impl Expander<'_> {
                 &mut self.candidates,
             );
         }
-        // Who calls it, and the tests that exercise it.
+        // Who calls it, and the tests that exercise it; of a rename's targets, the renamed
+        // definition's (not the callers of the type the task names to say where it is).
+        let renamed =
+            self.renamed.is_empty() || self.renamed.iter().any(|name| **name == *def_data.name);
         callers_and_tests(
             index,
             target,
             self.intent,
-            target.named || self.words_only_callers,
+            (target.named || self.words_only_callers) && renamed,
             self.pinned,
             &mut self.candidates,
         );
@@ -1629,6 +1645,7 @@ class Widget:
                 false,
                 &[],
                 &[],
+                &[],
             );
             symbols_with_reason(&expansion, "override-of:get_prep_value")
                 .into_iter()
@@ -1689,7 +1706,7 @@ pub fn load(path: &str, mode: Mode) -> Config {
         );
         let load = index.defs_named("load")[0];
         let ranking = one_target(load, load.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let typed = symbols_with_reason(&expansion, "type-in:load");
         assert_eq!(typed, ["Config", "Mode"]);
     }
@@ -1724,7 +1741,7 @@ impl Text {
             .find(|def| index.container_name(**def) == Some("Text"))
             .unwrap();
         let ranking = one_target(text_wrap, text_wrap.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let callees: Vec<String> = with_reason(&expansion, "callee-of:wrap")
             .iter()
             .map(|candidate| crate::index::tests::member_name(&index, candidate.def.unwrap()))
@@ -1745,7 +1762,7 @@ impl Text {
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
         ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
         ranking.defs[0].located = true;
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
         // The lines around the frame, which start far below the header, so the function's
         // card comes as a candidate of its own; then (longer than two windows) the whole
@@ -1774,7 +1791,7 @@ impl Text {
         // A frame near the header shows the lines from the header: no card of its own.
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:5".to_owned()];
         ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:5");
         assert_eq!(candidates.len(), 1);
         assert!(candidates[0].renderings[0]
@@ -1799,7 +1816,7 @@ impl Text {
     /// A fix's expansion with the words of `long_create`'s check.
     fn batch_size_fix(index: &Index, ranking: &Ranking) -> Expansion {
         let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
-        expand(index, ranking, IntentKind::BugFix, false, &[], &terms)
+        expand(index, ranking, IntentKind::BugFix, false, &[], &terms, &[])
     }
 
     #[test]
@@ -1854,7 +1871,15 @@ impl Text {
         }));
         // Without the task's words on its lines, no window.
         let unrelated: Vec<String> = vec!["network".to_owned()];
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &unrelated);
+        let expansion = expand(
+            &index,
+            &ranking,
+            IntentKind::BugFix,
+            false,
+            &[],
+            &unrelated,
+            &[],
+        );
         let code = &with_reason(&expansion, "exact-name")[0];
         assert!(code
             .renderings
@@ -1867,7 +1892,7 @@ impl Text {
     fn a_target_longer_than_two_windows_shows_its_window_before_its_whole_body() {
         let first_rendering = |ranking: &Ranking, index: &Index, intent| {
             let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
-            let expansion = expand(index, ranking, intent, false, &[], &terms);
+            let expansion = expand(index, ranking, intent, false, &[], &terms, &[]);
             let code = expansion
                 .candidates
                 .iter()
@@ -1941,7 +1966,15 @@ def test_connect_file():
         );
         let target = index.defs_named("connect")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::TestWriting, false, &[], &[]);
+        let expansion = expand(
+            &index,
+            &ranking,
+            IntentKind::TestWriting,
+            false,
+            &[],
+            &[],
+            &[],
+        );
         let mut tests: Vec<(f32, &str)> = with_reason(&expansion, "test-of:connect")
             .into_iter()
             .map(|candidate| {
@@ -2011,7 +2044,7 @@ def test_connect_file():
         let (index, _) = crate::index::tests::index_fixture(&source);
         let target = index.defs_named("connect")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let shown: Vec<(&str, Fidelity, String)> = with_reason(&expansion, "caller-of:connect")
             .into_iter()
             .map(|candidate| {
@@ -2069,6 +2102,7 @@ def test_connect_file():
             true,
             &[],
             &[],
+            &[],
         );
         let lines: Vec<&str> = with_reason(&expansion, "caller-of:bulk_update")
             .into_iter()
@@ -2103,7 +2137,7 @@ class Session:
             // `close` ranks too low to be a target: it becomes a card.
             defs: vec![handle, ranked("close", 0.3)],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let container = expansion
             .candidates
             .iter()
@@ -2147,6 +2181,7 @@ class QuerySet:
             &one_target(target, target.file),
             IntentKind::BugFix,
             false,
+            &[],
             &[],
             &[],
         );
@@ -2199,7 +2234,7 @@ class QuerySet:
                 reasons: Vec::new(),
             }],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let score_of = |symbol: &str| {
             with_reason(&expansion, "outline-of-best-file")
                 .into_iter()
@@ -2241,7 +2276,7 @@ func handle() {}
             // `RouteInfo` ranks far below its field `Path`, and is carded first.
             defs: vec![handle, ranked("RouteInfo", 0.13), ranked("Path", 0.3)],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let score_of = |symbol: &str| {
             expansion
                 .candidates
@@ -2287,7 +2322,7 @@ func (r *Router) Handle() {}
         );
         let target = index.defs_named("GetName")[0];
         let ranking = one_target(target, index.defs_named("Router")[0].file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let container = with_reason(&expansion, "container-of:GetName");
         assert_eq!(container.len(), 1);
         assert_eq!(container[0].symbol.as_deref(), Some("Route"));
@@ -2324,7 +2359,7 @@ describe('http adapter', () => {
         let target = index.defs_named("FormData")[0];
         let ranking = one_target(target, target.file);
         for (intent, siblings) in [(IntentKind::BugFix, 0), (IntentKind::TestWriting, 2)] {
-            let expansion = expand(&index, &ranking, intent, false, &[], &[]);
+            let expansion = expand(&index, &ranking, intent, false, &[], &[], &[]);
             assert_eq!(
                 with_reason(&expansion, "container-of:FormData").len(),
                 1,
@@ -2348,7 +2383,7 @@ describe('http adapter', () => {
         let (index, _) = crate::index::tests::index_fixture(source);
         let target = index.defs_named("target")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
     }
@@ -2382,7 +2417,7 @@ describe('http adapter', () => {
             reasons: Vec::new(),
         });
         let code_of = |ranking: &Ranking| {
-            let expansion = expand(&index, ranking, IntentKind::BugFix, false, &[], &[]);
+            let expansion = expand(&index, ranking, IntentKind::BugFix, false, &[], &[], &[]);
             expansion
                 .candidates
                 .into_iter()
@@ -2412,7 +2447,15 @@ describe('http adapter', () => {
         ranking
             .defs
             .push(ranked_by_bm25(&index, "test_missing", 0.15));
-        let expansion = expand(&index, &ranking, IntentKind::TestWriting, false, &[], &[]);
+        let expansion = expand(
+            &index,
+            &ranking,
+            IntentKind::TestWriting,
+            false,
+            &[],
+            &[],
+            &[],
+        );
         let fidelity_of = |name: &str| {
             let def = index.defs_named(name)[0];
             expansion
@@ -2424,7 +2467,7 @@ describe('http adapter', () => {
         assert_eq!(fidelity_of("test_etag_match"), Some(Fidelity::Full));
         assert_eq!(fidelity_of("test_missing"), Some(Fidelity::Compact));
         // Other tasks list tests found by their words as cards among the definitions.
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         assert!(expansion
             .candidates
             .iter()
@@ -2482,7 +2525,7 @@ describe('http adapter', () => {
             ..ranked_by_bm25(&index, "get", score)
         };
         let callers = |ranking: &Ranking| {
-            let expansion = expand(&index, ranking, IntentKind::Refactor, true, &[], &[]);
+            let expansion = expand(&index, ranking, IntentKind::Refactor, true, &[], &[], &[]);
             let mut symbols = symbols_with_reason(&expansion, "caller-of:get");
             symbols.extend(symbols_with_reason(&expansion, "caller-of:handle"));
             symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
@@ -2524,6 +2567,7 @@ describe('http adapter', () => {
             true,
             &[],
             &[],
+            &[],
         );
         assert_eq!(
             symbols_with_reason(&expansion, "caller-of:strict"),
@@ -2532,6 +2576,43 @@ describe('http adapter', () => {
         assert!(with_reason(&expansion, "caller-of:Store").is_empty());
         // It is still there, as the member's container.
         assert!(!with_reason(&expansion, "container-of:strict").is_empty());
+    }
+
+    #[test]
+    fn a_rename_brings_the_callers_of_what_it_renames_only() {
+        let source = "//- /src/store.py\n\
+            class Store:\n    def strict(self):\n        return self\n\
+            //- /src/app.py\n\
+            from src.store import Store\n\
+            def make():\n    return Store()\n\
+            def tighten(store):\n    return store.strict()\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let strict = member(&index, "Store", "strict");
+        // `Rename Store's strict() to tightened()`: both are named, the type as itself.
+        let mut ranking = one_target(strict, strict.file);
+        ranking.defs.push(Ranked {
+            named: true,
+            direct: true,
+            ..ranked_by_bm25(&index, "Store", 0.9)
+        });
+        let callers = |renamed: &[String]| {
+            let expansion = expand(
+                &index,
+                &ranking,
+                IntentKind::Refactor,
+                true,
+                &[],
+                &[],
+                renamed,
+            );
+            let mut symbols = symbols_with_reason(&expansion, "caller-of:strict");
+            symbols.extend(symbols_with_reason(&expansion, "caller-of:Store"));
+            symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        };
+        assert_eq!(callers(&["strict".to_owned()]), ["tighten"]);
+        // Without a rename, or of a name no target has, both bring their callers.
+        assert_eq!(callers(&[]), ["tighten", "make"]);
+        assert_eq!(callers(&["loose".to_owned()]), ["tighten", "make"]);
     }
 
     #[test]
@@ -2555,6 +2636,7 @@ describe('http adapter', () => {
             &ranking,
             IntentKind::Implementation,
             false,
+            &[],
             &[],
             &[],
         );
@@ -2601,7 +2683,7 @@ describe('http adapter', () => {
                 file("unrelated", 0.8),
             ],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[]);
+        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
         let map: Vec<(&str, f32)> = expansion
             .candidates
             .iter()

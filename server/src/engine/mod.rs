@@ -266,6 +266,7 @@ impl Engine {
             wants_callers,
             &request.pinned,
             &analysis.terms,
+            &analysis.renamed,
         );
         lap("expand", &mut timings);
         let assembly = assemble::assemble(&assemble::AssembleInput {

@@ -60,6 +60,10 @@ pub struct QueryAnalysis {
     /// The names a rename gives, as written (`prepare_value`; see [`new_names`]): not
     /// targets, nor words that name them.
     pub new_names: Vec<String>,
+    /// The last part of each name a rename changes (`getResponse` in `rename
+    /// HTTPException's getResponse() to toResponse()`): its callers change with it, those of
+    /// the type the task names to say where it is do not.
+    pub renamed: Vec<String>,
 }
 
 /// Human languages by name, with the code translation files are named by.
@@ -261,11 +265,17 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     }
     // The name a rename gives (`rename get_prep_value to prepare_value`) is not in the
     // repository yet, or is another definition's: not a target, nor a word naming one.
-    let renamed_to = new_names(query);
+    let (renamed, renamed_to) = renames(query);
     res.mentions
         .retain(|mention| !renamed_to.contains(mention.text.as_str()));
     res.new_names = renamed_to.iter().map(|name| (*name).to_owned()).collect();
     res.new_names.sort_unstable();
+    res.renamed = renamed
+        .iter()
+        .map(|name| last_segment(name).to_owned())
+        .collect();
+    res.renamed.sort_unstable();
+    res.renamed.dedup();
     // The lines of a trace that locate its frames, and the function line above a
     // backtrace's location line (a Go goroutine dump's `pkg.(*Type).method(0xc0, ...)`, a
     // Rust backtrace's `3: crate::module::function`): their words are no words of the
@@ -527,43 +537,57 @@ fn tool_names(query: &str) -> FxHashSet<&str> {
     names
 }
 
-/// The names a rename gives: the word after `to`, `as` or `into` in a sentence that has
-/// said `rename` (`rename X to Y`, `X is renamed to Y`, `renaming X as Y`).
-fn new_names(query: &str) -> FxHashSet<&str> {
+/// The names a rename changes and the names it gives: in a sentence that has said `rename`,
+/// the last name written as code before `to`, `as` or `into`, and the word after it (`rename
+/// X to Y`, `X is renamed to Y`, `renaming X as Y`).
+fn renames(query: &str) -> (FxHashSet<&str>, FxHashSet<&str>) {
+    let mut old_names = FxHashSet::default();
     let mut names = FxHashSet::default();
+    // Code, not prose (`rename it to match the server`): written as code, or in backticks.
+    fn as_code<'r>(raw: &'r str, query: &str) -> Option<&'r str> {
+        let name = raw
+            .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
+            .trim_end_matches(['.', ':'])
+            .trim_end_matches("'s")
+            .trim_end_matches("()")
+            .trim_end_matches('(');
+        let last = last_segment(name);
+        let code = looks_like_code(last)
+            || name.contains(['.', ':'])
+            || raw.contains("()")
+            || query.contains(&format!("`{name}`"));
+        (is_identifier_like(last) && code).then_some(name)
+    }
     for sentence in query
         .split(['\n', ';', '!', '?'])
         .flat_map(|line| line.split(". "))
     {
         let mut renaming = false;
         let mut armed = false;
+        let mut last_code: Option<&str> = None;
         for raw in sentence.split(|ch: char| ch.is_whitespace() || ch == '`') {
             if raw.is_empty() {
                 continue;
             }
             let lower = raw.to_lowercase();
             if armed {
-                let name = raw
-                    .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
-                    .trim_end_matches(['.', ':'])
-                    .trim_end_matches("()");
-                let last = last_segment(name);
-                // Code, not prose (`rename it to match the server`): written as code, or
-                // in backticks.
-                let code = looks_like_code(last)
-                    || name.contains(['.', ':'])
-                    || query.contains(&format!("`{name}`"));
-                if is_identifier_like(last) && code {
+                if let Some(name) = as_code(raw, query) {
                     names.insert(name);
+                    old_names.extend(last_code.take());
                 }
                 armed = ["the", "a", "an"].contains(&lower.as_str());
                 continue;
             }
             renaming |= lower.starts_with("renam");
             armed = renaming && ["to", "as", "into"].contains(&lower.as_str());
+            if !armed {
+                if let Some(name) = as_code(raw, query) {
+                    last_code = Some(name);
+                }
+            }
         }
     }
-    names
+    (old_names, names)
 }
 
 fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
@@ -814,6 +838,19 @@ mod tests {
         assert_eq!(
             analyze("Rename `load` to `load_config`").new_names,
             ["load_config"]
+        );
+        // What it changes: the name right before `to`, not the type saying where it is.
+        let analysis =
+            analyze("Rename HTTPException's getResponse() method to toResponse() everywhere");
+        assert_eq!(analysis.renamed, ["getResponse"]);
+        assert_eq!(analysis.new_names, ["toResponse"]);
+        assert_eq!(
+            analyze("rename Field.get_prep_value to prepare_value").renamed,
+            ["get_prep_value"]
+        );
+        assert_eq!(
+            analyze("`parse_args` is renamed as `parse_argv`").renamed,
+            ["parse_args"]
         );
         // Not a rename: both are names of the task.
         assert_eq!(
