@@ -23,6 +23,9 @@ pub struct Mention {
     /// `use file_stem instead of file_name`): the code using it is as likely to change as
     /// its definition.
     pub used: bool,
+    /// Named as what the change replaces (`use file_stem instead of file_name`, `replace
+    /// trimRight with trimEnd`): the code using it now is where the change goes.
+    pub replaced: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -260,8 +263,10 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         }
     }
     let tools = tool_names(query);
+    let replaced = replaced_names(query);
     for mention in &mut res.mentions {
         mention.used = tools.contains(mention.text.as_str());
+        mention.replaced = replaced.contains(mention.text.as_str());
     }
     // The name a rename gives (`rename get_prep_value to prepare_value`) is not in the
     // repository yet, or is another definition's: not a target, nor a word naming one.
@@ -509,6 +514,24 @@ const TOOL_WORDS: &[&str] = &[
 /// around a name are not part of it (`raise InvalidURL("...")` names `InvalidURL`). One pass
 /// over the query, however many names it holds.
 fn tool_names(query: &str) -> FxHashSet<&str> {
+    names_after(query, |word, previous| {
+        TOOL_WORDS.contains(&word) || (word == "of" && previous == "instead")
+    })
+}
+
+/// The names written right after `instead of`, or after `replace`: what the change
+/// replaces.
+fn replaced_names(query: &str) -> FxHashSet<&str> {
+    names_after(query, |word, previous| {
+        (word == "of" && previous == "instead")
+            || matches!(word, "replace" | "replaces" | "replacing")
+    })
+}
+
+/// The names written right after the words that `arms` (given a lower-cased word and the
+/// one before it), articles and backticks skipped, without a call's arguments or the
+/// punctuation around them.
+fn names_after(query: &str, arms: impl Fn(&str, &str) -> bool) -> FxHashSet<&str> {
     let mut names = FxHashSet::default();
     let mut armed = false;
     let mut previous = String::new();
@@ -531,7 +554,7 @@ fn tool_names(query: &str) -> FxHashSet<&str> {
                 names.insert(name);
             }
         }
-        armed = TOOL_WORDS.contains(&lower.as_str()) || (lower == "of" && previous == "instead");
+        armed = arms(&lower, &previous);
         previous = lower;
     }
     names
@@ -609,6 +632,7 @@ fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
         segments,
         certain,
         used: false,
+        replaced: false,
     });
 }
 

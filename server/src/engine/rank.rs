@@ -419,7 +419,11 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
             .all(|def| index.def(*def).is_some_and(|d| d.kind == DefKind::Field))
     };
     let fields_too = analysis.frames.is_empty();
-    for mention in &analysis.mentions {
+    // What the change replaces first: the code using it now is where the change goes
+    // (`use file_stem instead of file_name`: the code using `file_name`).
+    let mut mentions: Vec<&super::query::Mention> = analysis.mentions.iter().collect();
+    mentions.sort_by_key(|mention| !mention.replaced);
+    for mention in mentions {
         let last = mention.segments.last().expect("mentions have segments");
         if last.chars().count() < 3 {
             continue;
@@ -2522,6 +2526,29 @@ export function unrelated() {}
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
         assert!(external_usages(&index, &analysis).is_empty());
+    }
+
+    #[test]
+    fn the_code_using_what_a_change_replaces_comes_before_the_code_using_its_replacement() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/help.ts
+export function pad(text: string) { return text.trimEnd(); }
+//- /src/wrap.ts
+export function wrap(text: string) { return text.trimRight(); }
+"#,
+        );
+        for task in [
+            "Use `trimEnd` instead of `trimRight`",
+            "Replace `trimRight` with `trimEnd` in the help text",
+        ] {
+            let usages = external_usages(&index, &analyze(task));
+            let names: Vec<&str> = usages
+                .iter()
+                .map(|(def, _)| &*index.def(*def).unwrap().name)
+                .collect();
+            assert_eq!(names, ["wrap", "pad"], "{task}");
+        }
     }
 
     #[test]
