@@ -43,6 +43,10 @@ const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
+/// A test of at least this many lines (a compile check naming every handler type) is shown
+/// as the lines around its use of the target, as a long caller is: a whole one would cost
+/// more than the example of the target's use it is there for.
+const MAX_TEST_LINES: u32 = 60;
 /// A long caller's lines around a call start at its header when at most this many lines
 /// lie between its name and them.
 const CALLER_HEADER_GAP: u32 = 6;
@@ -1209,14 +1213,27 @@ fn callers_and_tests(
                 vec![format!("test-of:{name}")],
             );
             test.of = Some(name.clone());
-            acc.push(test);
+            match around_use(index, caller, line, MAX_TEST_LINES) {
+                Some((lines, below_header)) => {
+                    if below_header {
+                        acc.push(Candidate {
+                            renderings: vec![compact_with(index, caller, false)],
+                            ..test.clone()
+                        });
+                    }
+                    acc.push(Candidate {
+                        renderings: vec![lines],
+                        ..test
+                    });
+                }
+                None => acc.push(test),
+            }
             n_tests += 1;
         } else {
             if n_callers >= MAX_CALLERS {
                 continue;
             }
             let caller_data = index.def(caller).expect("live def");
-            let span = LineSpan::of(index, caller).expect("live def");
             let rank_penalty = 1.0 / (1.0 + n_callers as f32 * 0.15);
             let caller_candidate = |renderings| Candidate {
                 section: Section::Callers,
@@ -1231,24 +1248,7 @@ fn callers_and_tests(
                 of: Some(name.clone()),
                 renderings,
             };
-            // Short callers are shown whole; long ones as the lines around the call, from
-            // the header when the call is near it, else after the caller's card (its
-            // signature: which function calls, taking what), so a reader knows where the
-            // lines stand and each item still covers exactly the lines it shows.
-            let around_call = (span.end - span.header >= MAX_CALLER_LINES)
-                .then(|| {
-                    // In a class's body (`bulk_update.alters_data = True`) the lines around
-                    // are other members' (the target's own last line, the next method's
-                    // header): the line alone.
-                    let lines = if caller_data.kind.is_callable() {
-                        (line.saturating_sub(2), line + 2)
-                    } else {
-                        (line, line)
-                    };
-                    span.window(index, caller, lines, CALLER_HEADER_GAP)
-                })
-                .flatten();
-            match around_call {
+            match around_use(index, caller, line, MAX_CALLER_LINES) {
                 Some((lines, below_header)) => {
                     if below_header {
                         acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
@@ -1260,6 +1260,31 @@ fn callers_and_tests(
             n_callers += 1;
         }
     }
+}
+
+/// A long caller or test (at least `max_lines` from its header) as the lines around its
+/// use of the target on `line`: from the header when the use is near it, else after the
+/// caller's card (its signature: which function calls, taking what, which the bool asks
+/// for), so a reader knows where the lines stand and each item still covers exactly the
+/// lines it shows. `None` for a short one, shown whole.
+fn around_use(
+    index: &Index,
+    caller: DefId,
+    line: u32,
+    max_lines: u32,
+) -> Option<(Rendering, bool)> {
+    let span = LineSpan::of(index, caller)?;
+    if span.end - span.header < max_lines {
+        return None;
+    }
+    // In a class's body (`bulk_update.alters_data = True`) the lines around are other
+    // members' (the target's own last line, the next method's header): the line alone.
+    let lines = if index.def(caller)?.kind.is_callable() {
+        (line.saturating_sub(2), line + 2)
+    } else {
+        (line, line)
+    };
+    span.window(index, caller, lines, CALLER_HEADER_GAP)
 }
 
 fn imports(
@@ -2613,6 +2638,44 @@ describe('http adapter', () => {
         // Without a rename, or of a name no target has, both bring their callers.
         assert_eq!(callers(&[]), ["tighten", "make"]);
         assert_eq!(callers(&["loose".to_owned()]), ["tighten", "make"]);
+    }
+
+    #[test]
+    fn a_long_test_is_shown_as_the_lines_around_its_use_of_the_target() {
+        let mut source = String::from(
+            "//- /shop/db.py\ndef connect(url):\n    return url\n//- /tests/test_db.py\nfrom shop.db import connect\n\ndef test_everything_compiles():\n",
+        );
+        for line in 0..70 {
+            source.push_str(&format!("    check_{line}()\n"));
+        }
+        source.push_str("    connect(\"sqlite://\")\n");
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("connect")[0];
+        let expansion = expand(
+            &index,
+            &one_target(target, target.file),
+            IntentKind::TestWriting,
+            false,
+            &[],
+            &[],
+            &[],
+        );
+        let tests = with_reason(&expansion, "test-of:connect");
+        // Its card (which test, where) and the lines around the call, not its 72 lines.
+        let shown: Vec<(Fidelity, String)> = tests
+            .iter()
+            .map(|candidate| {
+                let rendering = &candidate.renderings[0];
+                (rendering.fidelity, rendering.body.clone())
+            })
+            .collect();
+        assert_eq!(shown.len(), 2, "{shown:?}");
+        assert_eq!(shown[0].0, Fidelity::Compact, "{shown:?}");
+        assert!(shown[1].1.contains("connect(\"sqlite://\")"), "{shown:?}");
+        assert!(!shown[1].1.contains("check_10()"), "{shown:?}");
+        assert!(tests
+            .iter()
+            .all(|candidate| candidate.renderings.len() == 1));
     }
 
     #[test]
