@@ -2565,15 +2565,17 @@ describe('http adapter', () => {
         assert_eq!(callers(&ranking), ["serve"]);
     }
 
+    /// A type's method, called by one function; the type, constructed by another.
+    const STORE_STRICT: &str = "//- /src/store.py\n\
+        class Store:\n    def strict(self):\n        return self\n\
+        //- /src/app.py\n\
+        from src.store import Store\n\
+        def make():\n    return Store()\n\
+        def tighten(store):\n    return store.strict()\n";
+
     #[test]
     fn the_qualifier_of_a_named_member_brings_no_callers_of_its_own() {
-        let source = "//- /src/store.py\n\
-            class Store:\n    def strict(self):\n        return self\n\
-            //- /src/app.py\n\
-            from src.store import Store\n\
-            def make():\n    return Store()\n\
-            def tighten(store):\n    return store.strict()\n";
-        let (index, _) = crate::index::tests::index_fixture(source);
+        let (index, _) = crate::index::tests::index_fixture(STORE_STRICT);
         let strict = member(&index, "Store", "strict");
         let mut ranking = one_target(strict, strict.file);
         ranking.defs.push(Ranked {
@@ -2605,13 +2607,7 @@ describe('http adapter', () => {
 
     #[test]
     fn a_rename_brings_the_callers_of_what_it_renames_only() {
-        let source = "//- /src/store.py\n\
-            class Store:\n    def strict(self):\n        return self\n\
-            //- /src/app.py\n\
-            from src.store import Store\n\
-            def make():\n    return Store()\n\
-            def tighten(store):\n    return store.strict()\n";
-        let (index, _) = crate::index::tests::index_fixture(source);
+        let (index, _) = crate::index::tests::index_fixture(STORE_STRICT);
         let strict = member(&index, "Store", "strict");
         // `Rename Store's strict() to tightened()`: both are named, the type as itself.
         let mut ranking = one_target(strict, strict.file);
