@@ -725,8 +725,20 @@ pub fn literals(query: &str, has_trace: bool) -> Vec<String> {
             res.push(text.to_owned());
         }
     };
+    let mut after_panic = false;
     for line in query.lines() {
         if has_trace && line.starts_with(char::is_whitespace) {
+            continue;
+        }
+        // A Rust panic's message, on the line below its location: the code that panics
+        // holds it (as much of it as comes before what it formats in, see `find_literal`).
+        if std::mem::replace(&mut after_panic, super::trace::opens_panic_message(line)) {
+            if let Some(message) = message_start(line) {
+                push(message);
+            }
+        }
+        // A frame's location line quotes its syntax (`thread 'main' panicked at`).
+        if super::trace::is_frame_location(line) {
             continue;
         }
         let bytes = line.as_bytes();
@@ -1185,6 +1197,17 @@ mod tests {
         assert_eq!(
             super::literals("error[E0308]: mismatched types", false),
             ["mismatched types"]
+        );
+        // A Rust panic's message is the line below its location.
+        assert_eq!(
+            super::literals(
+                "thread 'main' panicked at src/routing/mod.rs:194:13:\nOverlapping route. Handler for `GET /users/{id}` already exists\nstack backtrace:",
+                true
+            ),
+            [
+                "Overlapping route. Handler for `GET /users/{id}` already exists",
+                "GET /users/{id}"
+            ]
         );
         assert!(super::literals("Note: this is not an error", false).is_empty());
         assert_eq!(

@@ -127,6 +127,13 @@ fn panic_location(trimmed: &str) -> Option<&str> {
     location.split([' ', ',']).next()
 }
 
+/// Whether a line is a Rust panic's location line, `thread 'main' panicked at
+/// src/x.rs:88:9:`, whose message is the next line (since Rust 1.73).
+pub fn opens_panic_message(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.ends_with(':') && panic_location(trimmed).is_some_and(|at| path_line(at).is_some())
+}
+
 /// Whether a line is a backtrace's location line, below its function's line (see
 /// `backtrace_location`).
 pub fn is_backtrace_location(line: &str) -> bool {
