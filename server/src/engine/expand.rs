@@ -91,6 +91,9 @@ const MAX_FOCUS_FILES: usize = 3;
 /// task asks for exactly that kind of candidate (callers when exploring usages or changing an
 /// interface, tests when writing tests).
 const OFF_FOCUS: f32 = 0.25;
+/// A renamed name with at most this many definitions has them all renamed (a class's method
+/// and the interface declaring it): none is off the focus. More (`get`) are other things.
+const MAX_RENAMED_DEFINITIONS: usize = 3;
 
 pub struct Expansion {
     pub candidates: Vec<Candidate>,
@@ -397,12 +400,23 @@ pub fn expand(
         .filter(|target| target.direct && target.marks.unique_name)
         .map(|target| target.def)
         .collect();
+    // The few definitions of the name a rename changes are all renamed, wherever they are
+    // (`HTTPException.getResponse` and the `HTTPResponseError` interface declaring it).
+    let renamed_defs: FxHashSet<DefId> = renamed
+        .iter()
+        .map(|name| index.defs_named(name))
+        .filter(|defs| defs.len() <= MAX_RENAMED_DEFINITIONS)
+        .flatten()
+        .copied()
+        .collect();
     // Precision: candidates outside the focus files must earn their place.
     for candidate in &mut candidates {
         if focus.is_empty()
             || focus.contains(&candidate.file)
             || (candidate.section == Section::Code
                 && candidate.def.is_some_and(|def| written.contains(&def)))
+            || (candidate.section != Section::Callers
+                && candidate.def.is_some_and(|def| renamed_defs.contains(&def)))
         {
             continue;
         }
@@ -2672,6 +2686,41 @@ describe('http adapter', () => {
         assert!(tests
             .iter()
             .all(|candidate| candidate.renderings.len() == 1));
+    }
+
+    #[test]
+    fn the_few_definitions_of_a_renamed_name_are_all_in_the_answer() {
+        let source = "//- /src/http-exception.ts\n\
+            export class HTTPException {\n  getResponse(): Response { return new Response() }\n}\n\
+            //- /src/types.ts\n\
+            export interface HTTPResponseError {\n  getResponse: () => Response\n}\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let class_method = member(&index, "HTTPException", "getResponse");
+        let declared = member(&index, "HTTPResponseError", "getResponse");
+        let mut ranking = one_target(class_method, class_method.file);
+        ranking.defs.push(Ranked {
+            def: declared,
+            ..ranked_by_bm25(&index, "getResponse", 0.5)
+        });
+        let off_focus = |renamed: &[String]| {
+            let expansion = expand(
+                &index,
+                &ranking,
+                IntentKind::Refactor,
+                true,
+                &[],
+                &[],
+                renamed,
+            );
+            expansion
+                .candidates
+                .iter()
+                .filter(|candidate| candidate.def == Some(declared))
+                .all(|candidate| candidate.reasons.iter().any(|r| r == "off-focus"))
+        };
+        assert!(!off_focus(&["getResponse".to_owned()]));
+        // Without a rename, the other file's declaration must earn its place.
+        assert!(off_focus(&[]));
     }
 
     #[test]
