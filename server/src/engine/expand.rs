@@ -1745,7 +1745,7 @@ pub fn load(path: &str, mode: Mode) -> Config {
         );
         let load = index.defs_named("load")[0];
         let ranking = one_target(load, load.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let typed = symbols_with_reason(&expansion, "type-in:load");
         assert_eq!(typed, ["Config", "Mode"]);
     }
@@ -1780,7 +1780,7 @@ impl Text {
             .find(|def| index.container_name(**def) == Some("Text"))
             .unwrap();
         let ranking = one_target(text_wrap, text_wrap.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let callees: Vec<String> = with_reason(&expansion, "callee-of:wrap")
             .iter()
             .map(|candidate| crate::index::tests::member_name(&index, candidate.def.unwrap()))
@@ -1801,7 +1801,7 @@ impl Text {
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:50".to_owned()];
         ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
         ranking.defs[0].located = true;
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:50");
         // The lines around the frame, which start far below the header, so the function's
         // card comes as a candidate of its own; then (longer than two windows) the whole
@@ -1830,7 +1830,7 @@ impl Text {
         // A frame near the header shows the lines from the header: no card of its own.
         ranking.defs[0].reasons = vec!["traceback-frame:app/migrate.py:5".to_owned()];
         ranking.defs[0].marks = Marks::of(&ranking.defs[0].reasons);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let candidates = with_reason(&expansion, "traceback-frame:app/migrate.py:5");
         assert_eq!(candidates.len(), 1);
         assert!(candidates[0].renderings[0]
@@ -2005,15 +2005,7 @@ def test_connect_file():
         );
         let target = index.defs_named("connect")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(
-            &index,
-            &ranking,
-            IntentKind::TestWriting,
-            false,
-            &[],
-            &[],
-            &[],
-        );
+        let expansion = expand_plain(&index, &ranking, IntentKind::TestWriting);
         let mut tests: Vec<(f32, &str)> = with_reason(&expansion, "test-of:connect")
             .into_iter()
             .map(|candidate| {
@@ -2083,7 +2075,7 @@ def test_connect_file():
         let (index, _) = crate::index::tests::index_fixture(&source);
         let target = index.defs_named("connect")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let shown: Vec<(&str, Fidelity, String)> = with_reason(&expansion, "caller-of:connect")
             .into_iter()
             .map(|candidate| {
@@ -2176,7 +2168,7 @@ class Session:
             // `close` ranks too low to be a target: it becomes a card.
             defs: vec![handle, ranked("close", 0.3)],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let container = expansion
             .candidates
             .iter()
@@ -2273,7 +2265,7 @@ class QuerySet:
                 reasons: Vec::new(),
             }],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let score_of = |symbol: &str| {
             with_reason(&expansion, "outline-of-best-file")
                 .into_iter()
@@ -2315,7 +2307,7 @@ func handle() {}
             // `RouteInfo` ranks far below its field `Path`, and is carded first.
             defs: vec![handle, ranked("RouteInfo", 0.13), ranked("Path", 0.3)],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let score_of = |symbol: &str| {
             expansion
                 .candidates
@@ -2361,7 +2353,7 @@ func (r *Router) Handle() {}
         );
         let target = index.defs_named("GetName")[0];
         let ranking = one_target(target, index.defs_named("Router")[0].file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let container = with_reason(&expansion, "container-of:GetName");
         assert_eq!(container.len(), 1);
         assert_eq!(container[0].symbol.as_deref(), Some("Route"));
@@ -2398,7 +2390,7 @@ describe('http adapter', () => {
         let target = index.defs_named("FormData")[0];
         let ranking = one_target(target, target.file);
         for (intent, siblings) in [(IntentKind::BugFix, 0), (IntentKind::TestWriting, 2)] {
-            let expansion = expand(&index, &ranking, intent, false, &[], &[], &[]);
+            let expansion = expand_plain(&index, &ranking, intent);
             assert_eq!(
                 with_reason(&expansion, "container-of:FormData").len(),
                 1,
@@ -2422,7 +2414,7 @@ describe('http adapter', () => {
         let (index, _) = crate::index::tests::index_fixture(source);
         let target = index.defs_named("target")[0];
         let ranking = one_target(target, target.file);
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let map = symbols_with_reason(&expansion, "outline-of-best-file");
         assert_eq!(map, ["TOP", "flag_color", "outer", "outer.inner"]);
     }
@@ -2456,7 +2448,7 @@ describe('http adapter', () => {
             reasons: Vec::new(),
         });
         let code_of = |ranking: &Ranking| {
-            let expansion = expand(&index, ranking, IntentKind::BugFix, false, &[], &[], &[]);
+            let expansion = expand_plain(&index, ranking, IntentKind::BugFix);
             expansion
                 .candidates
                 .into_iter()
@@ -2486,15 +2478,7 @@ describe('http adapter', () => {
         ranking
             .defs
             .push(ranked_by_bm25(&index, "test_missing", 0.15));
-        let expansion = expand(
-            &index,
-            &ranking,
-            IntentKind::TestWriting,
-            false,
-            &[],
-            &[],
-            &[],
-        );
+        let expansion = expand_plain(&index, &ranking, IntentKind::TestWriting);
         let fidelity_of = |name: &str| {
             let def = index.defs_named(name)[0];
             expansion
@@ -2506,7 +2490,7 @@ describe('http adapter', () => {
         assert_eq!(fidelity_of("test_etag_match"), Some(Fidelity::Full));
         assert_eq!(fidelity_of("test_missing"), Some(Fidelity::Compact));
         // Other tasks list tests found by their words as cards among the definitions.
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         assert!(expansion
             .candidates
             .iter()
@@ -2619,6 +2603,25 @@ describe('http adapter', () => {
         assert!(!with_reason(&expansion, "container-of:strict").is_empty());
     }
 
+    /// The expansion of a task that wants no callers from outside its focus, with no pinned
+    /// files, no search terms and no rename.
+    fn expand_plain(index: &Index, ranking: &Ranking, intent: IntentKind) -> Expansion {
+        expand(index, ranking, intent, false, &[], &[], &[])
+    }
+
+    /// The expansion of a refactor that wants callers and renames `renamed`.
+    fn renaming(index: &Index, ranking: &Ranking, renamed: &[String]) -> Expansion {
+        expand(
+            index,
+            ranking,
+            IntentKind::Refactor,
+            true,
+            &[],
+            &[],
+            renamed,
+        )
+    }
+
     #[test]
     fn a_rename_brings_the_callers_of_what_it_renames_only() {
         let (index, _) = crate::index::tests::index_fixture(STORE_STRICT);
@@ -2631,15 +2634,7 @@ describe('http adapter', () => {
             ..ranked_by_bm25(&index, "Store", 0.9)
         });
         let callers = |renamed: &[String]| {
-            let expansion = expand(
-                &index,
-                &ranking,
-                IntentKind::Refactor,
-                true,
-                &[],
-                &[],
-                renamed,
-            );
+            let expansion = renaming(&index, &ranking, renamed);
             let mut symbols = symbols_with_reason(&expansion, "caller-of:strict");
             symbols.extend(symbols_with_reason(&expansion, "caller-of:Store"));
             symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
@@ -2703,15 +2698,7 @@ describe('http adapter', () => {
             ..ranked_by_bm25(&index, "getResponse", 0.5)
         });
         let off_focus = |renamed: &[String]| {
-            let expansion = expand(
-                &index,
-                &ranking,
-                IntentKind::Refactor,
-                true,
-                &[],
-                &[],
-                renamed,
-            );
+            let expansion = renaming(&index, &ranking, renamed);
             expansion
                 .candidates
                 .iter()
@@ -2739,15 +2726,7 @@ describe('http adapter', () => {
         let target = index.defs_named("checkout")[0];
         let file = target.file;
         let ranking = one_target(target, file);
-        let expansion = expand(
-            &index,
-            &ranking,
-            IntentKind::Implementation,
-            false,
-            &[],
-            &[],
-            &[],
-        );
+        let expansion = expand_plain(&index, &ranking, IntentKind::Implementation);
         let imports: Vec<&Rendering> = expansion
             .candidates
             .iter()
@@ -2791,7 +2770,7 @@ describe('http adapter', () => {
                 file("unrelated", 0.8),
             ],
         };
-        let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+        let expansion = expand_plain(&index, &ranking, IntentKind::BugFix);
         let map: Vec<(&str, f32)> = expansion
             .candidates
             .iter()
