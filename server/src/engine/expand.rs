@@ -358,7 +358,7 @@ pub fn expand(
     let renames_a_target = primary.iter().any(|target| {
         index
             .def(target.def)
-            .is_some_and(|def| renamed.iter().any(|name| **name == *def.name))
+            .is_some_and(|def| renames(renamed, &def.name))
     });
     let renamed = if renames_a_target { renamed } else { &[] };
     let mut expander = Expander {
@@ -597,8 +597,7 @@ impl Expander<'_> {
         }
         // Who calls it, and the tests that exercise it; of a rename's targets, the renamed
         // definition's (not the callers of the type the task names to say where it is).
-        let renamed =
-            self.renamed.is_empty() || self.renamed.iter().any(|name| **name == *def_data.name);
+        let renamed = self.renamed.is_empty() || renames(self.renamed, &def_data.name);
         callers_and_tests(
             index,
             target,
@@ -1274,6 +1273,11 @@ fn callers_and_tests(
             n_callers += 1;
         }
     }
+}
+
+/// Whether a rename of the names `renamed` renames a definition named `name`.
+fn renames(renamed: &[String], name: &str) -> bool {
+    renamed.iter().any(|renamed| renamed == name)
 }
 
 /// A long caller or test (at least `max_lines` from its header) as the lines around its

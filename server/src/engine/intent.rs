@@ -308,14 +308,19 @@ const OPENERS: &[(IntentKind, &str, f32)] = &[
     (IntentKind::DefinitionLookup, "which", 1.5),
 ];
 
-/// Words that ask about usages, but only in a question: as a task (`use X instead of Y`,
-/// `call close() on exit`) they say nothing about usages.
-const QUESTION_USAGE_CUES: &[&str] = &["call", "calls", "use", "uses", "using", "usage", "usages"];
-/// Words that ask how code works, but only in a question (`how does the retry policy
-/// work?`): a task to `make the hook work async` reports that it does not. They outweigh
-/// the opening `how does` (a usage cue: `how does the server write to disk`).
-const QUESTION_LOOKUP_CUES: &[&str] = &["work", "works"];
-const QUESTION_LOOKUP_WEIGHT: f32 = 5.0;
+/// Words that are cues only in a question, with the intent they suggest and its weight:
+/// about usages (as a task, `use X instead of Y` or `call close() on exit` says nothing
+/// about usages), and how code works (a task to `make the hook work async` reports that it
+/// does not; they outweigh the opening `how does`, a usage cue: `how does the server write
+/// to disk`).
+const QUESTION_CUES: &[(IntentKind, &[&str], f32)] = &[
+    (
+        IntentKind::UsageExploration,
+        &["call", "calls", "use", "uses", "using", "usage", "usages"],
+        2.5,
+    ),
+    (IntentKind::DefinitionLookup, &["work", "works"], 5.0),
+];
 /// The weight of a passive usage cue after a question word: `how is X used` asks for its
 /// uses, and outweighs the opening `how is` (a look-up cue: `how is X implemented`).
 const PASSIVE_USAGE_WEIGHT: f32 = 6.0;
@@ -433,27 +438,28 @@ fn is_header_name(word: &str) -> bool {
 /// parent and add `ky.create` `` fixes; `Access-Control-Allow-Origin` allows nothing.
 /// A lone backtick (an apostrophe typed as one) hides nothing after it.
 fn prose_of(query: &str) -> String {
-    let chunks: Vec<&str> = query.split('`').collect();
-    let n_chunks = chunks.len();
-    let mut prose = String::with_capacity(query.len());
-    for (idx, chunk) in chunks.into_iter().enumerate() {
-        if idx > 0 {
-            prose.push(' ');
-        }
-        let code = idx % 2 == 1 && idx + 1 < n_chunks;
-        if code {
-            prose.extend(chunk.chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }));
-        } else {
-            for piece in chunk.split_inclusive(char::is_whitespace) {
-                if is_header_name(piece) {
-                    prose.extend(piece.chars().map(|ch| if ch == '\n' { '\n' } else { ' ' }));
-                } else {
-                    prose.push_str(piece);
-                }
-            }
-        }
+    let mut hidden = vec![false; query.len()];
+    let mut hide = |start: usize, end: usize| hidden[start..end].fill(true);
+    for (start, span) in super::text::code_spans(query) {
+        hide(start, start + span.len());
     }
-    prose
+    let mut at = 0;
+    for piece in query.split_inclusive(char::is_whitespace) {
+        if is_header_name(piece) {
+            hide(at, at + piece.len());
+        }
+        at += piece.len();
+    }
+    query
+        .char_indices()
+        .map(|(at, ch)| {
+            if ch == '`' || (ch != '\n' && hidden[at]) {
+                ' '
+            } else {
+                ch
+            }
+        })
+        .collect()
 }
 
 /// Detects the intent of `query`, from its prose (see [`prose_of`]) and any trace frames.
@@ -631,22 +637,11 @@ fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str)
     }
     let is_question = QUESTION_WORDS.contains(&first) || query.trim_end().ends_with('?');
     if is_question {
-        for cue in QUESTION_LOOKUP_CUES {
-            if words.iter().skip(1).any(|word| word == cue) {
-                votes.add(
-                    IntentKind::DefinitionLookup,
-                    QUESTION_LOOKUP_WEIGHT,
-                    format!("question-word:{cue}"),
-                );
-            }
-        }
-        for cue in QUESTION_USAGE_CUES {
-            if words.iter().skip(1).any(|word| word == cue) {
-                votes.add(
-                    IntentKind::UsageExploration,
-                    2.5,
-                    format!("question-word:{cue}"),
-                );
+        for (kind, cues, weight) in QUESTION_CUES {
+            for cue in *cues {
+                if words.iter().skip(1).any(|word| word == cue) {
+                    votes.add(*kind, *weight, format!("question-word:{cue}"));
+                }
             }
         }
     }

@@ -400,11 +400,9 @@ fn unresolved_names(index: &Index, query: &str, analysis: &query::QueryAnalysis)
     }
     // Prose names products and platforms in the shapes of code (`TypeScript`, `FreeBSD`,
     // `issue_1293`): outside backticks only a qualified name counts.
-    let quoted: Vec<&str> = query
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(|chunk| chunk.trim().trim_end_matches("()"))
+    let quoted: Vec<&str> = text::code_spans(query)
+        .into_iter()
+        .map(|(_, chunk)| chunk.trim().trim_end_matches("()"))
         .collect();
     analysis
         .mentions

@@ -30,7 +30,8 @@ pub struct Mention {
 
 #[derive(Clone, Debug, Default)]
 pub struct QueryAnalysis {
-    /// Every word, lower-cased, in order (for intent cues).
+    /// Every word, lower-cased, in order (for the words that make a task a rename or an
+    /// interface change; intent cues come from the prose alone, see `intent::detect`).
     pub words: Vec<String>,
     pub mentions: Vec<Mention>,
     /// File paths or file names mentioned (`shop/db.py`, `store.go`).
@@ -168,9 +169,8 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         ..QueryAnalysis::default()
     };
     // Backticked spans are certain identifiers.
-    for (idx, chunk) in query.split('`').enumerate() {
-        let in_tick = idx % 2 == 1;
-        if in_tick && !chunk.trim().is_empty() && chunk.len() < 200 {
+    for (_, chunk) in super::text::code_spans(query) {
+        if !chunk.trim().is_empty() && chunk.len() < 200 {
             add_mention(&mut res, chunk.trim().trim_end_matches("()"), true);
         }
     }
@@ -509,6 +509,10 @@ const TOOL_WORDS: &[&str] = &[
     "replacing",
 ];
 
+/// What prose puts around a name it writes (`raise InvalidURL(...).`, `"load",`): not part
+/// of it.
+const NAME_PUNCTUATION: &str = ",;)\"'[]{}<>!?";
+
 /// The names written right after a word that makes them tools (see [`TOOL_WORDS`]) or after
 /// `instead of`, articles and backticks skipped; a call's arguments and the punctuation
 /// around a name are not part of it (`raise InvalidURL("...")` names `InvalidURL`). One pass
@@ -548,7 +552,7 @@ fn names_after(query: &str, arms: impl Fn(&str, &str) -> bool) -> FxHashSet<&str
                 .split('(')
                 .next()
                 .unwrap_or(raw)
-                .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
+                .trim_matches(|ch: char| NAME_PUNCTUATION.contains(ch))
                 .trim_end_matches(['.', ':']);
             if !name.is_empty() {
                 names.insert(name);
@@ -569,7 +573,7 @@ fn renames(query: &str) -> (FxHashSet<&str>, FxHashSet<&str>) {
     // Code, not prose (`rename it to match the server`): written as code, or in backticks.
     fn as_code<'r>(raw: &'r str, query: &str) -> Option<&'r str> {
         let name = raw
-            .trim_matches(|ch: char| ",;)\"'[]{}<>!?".contains(ch))
+            .trim_matches(|ch: char| NAME_PUNCTUATION.contains(ch))
             .trim_end_matches(['.', ':'])
             .trim_end_matches("'s")
             .trim_end_matches("()")

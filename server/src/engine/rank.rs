@@ -347,20 +347,17 @@ fn is_translation_file(path: &str, code: &str) -> bool {
 /// and Go's `viper@v1.18.2` are the repository's `axum` and `viper`.
 fn unversioned(component: &str) -> &str {
     if let Some((name, version)) = component.split_once('@') {
-        if version.starts_with(['v', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) {
+        if version.starts_with(|ch: char| ch == 'v' || ch.is_ascii_digit()) {
             return name;
         }
     }
     match component.rsplit_once('-') {
-        Some((name, version))
-            if !name.is_empty()
-                && version.contains('.')
-                && version.split('.').next().is_some_and(|major| {
-                    !major.is_empty() && major.bytes().all(|b| b.is_ascii_digit())
-                }) =>
-        {
-            name
-        }
+        Some((name, version)) if !name.is_empty() => match version.split_once('.') {
+            Some((major, _)) if !major.is_empty() && major.bytes().all(|b| b.is_ascii_digit()) => {
+                name
+            }
+            _ => component,
+        },
         _ => component,
     }
 }

@@ -173,6 +173,20 @@ pub fn stem(word: &str) -> String {
     word.to_owned()
 }
 
+/// The spans a text writes between backticks (a fence's code too), each with its byte
+/// offset, in order; a lone last backtick (an apostrophe typed as one) opens none.
+pub fn code_spans(text: &str) -> Vec<(usize, &str)> {
+    let mut spans = Vec::new();
+    let mut open: Option<usize> = None;
+    for (at, _) in text.match_indices('`') {
+        match open.take() {
+            None => open = Some(at + 1),
+            Some(start) => spans.push((start, &text[start..at])),
+        }
+    }
+    spans
+}
+
 /// Calls `acc` with every identifier-like word of `text` and its byte offset.
 pub fn for_each_word<'t>(text: &'t str, mut acc: impl FnMut(usize, &'t str)) {
     let mut start: Option<usize> = None;
