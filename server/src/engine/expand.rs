@@ -302,6 +302,7 @@ impl LineSpan {
         (first, last): (u32, u32),
         gap: u32,
     ) -> Option<(Rendering, bool)> {
+        let (first, last) = self.whole_statements(index, def.file, (first, last));
         let mut first = first.max(self.header);
         let last = last.min(self.end);
         if first <= self.name + gap {
@@ -312,6 +313,108 @@ impl LineSpan {
         }
         Some((lines(index, def.file, first, last), first > self.header))
     }
+
+    /// Lines `first..=last` widened (within the definition) so that they neither start nor
+    /// end inside a statement (see [`whole_statements`]).
+    fn whole_statements(
+        &self,
+        index: &Index,
+        file: FileId,
+        (first, last): (u32, u32),
+    ) -> (u32, u32) {
+        let Some(data) = index.file(file) else {
+            return (first, last);
+        };
+        let (first, last) = (
+            first.clamp(self.header, self.end),
+            last.clamp(self.header, self.end),
+        );
+        let text: Vec<&str> = (self.header..=self.end)
+            .map(|line| {
+                index.text(
+                    file,
+                    TextRange {
+                        start: data.line_index.line_start(line),
+                        end: data.line_index.line_end(line),
+                    },
+                )
+            })
+            .collect();
+        let (start, end) = whole_statements(
+            &text,
+            (first - self.header) as usize,
+            (last - self.header) as usize,
+        );
+        (self.header + start as u32, self.header + end as u32)
+    }
+}
+
+/// At most this many lines are added above or below a window to keep its statements whole.
+const MAX_STATEMENT_LINES: usize = 8;
+
+/// Lines `first..=last` of `lines` widened, by at most [`MAX_STATEMENT_LINES`] each way, so
+/// that they do not start in the middle of a statement (a condition's second line, a call's
+/// arguments, a method chain) or end before its last line. The rule is lexical and the same
+/// for every language: a line continues the one above when that one ends in an operator, a
+/// comma or an opening bracket other than `{`, or when it starts with a closing bracket, an
+/// operator or a `.`. A line ending in `.` or `:` continues nothing: that is how a comment's
+/// sentence ends. The first statement of a block comes with the line opening it (the line
+/// above, indented less or ending in `{`), once.
+fn whole_statements(lines: &[&str], first: usize, last: usize) -> (usize, usize) {
+    fn indent(line: &str) -> usize {
+        line.len() - line.trim_start().len()
+    }
+    fn ends_open(line: &str) -> bool {
+        let line = line.trim_end();
+        line.ends_with("=>")
+            || line.ends_with("->")
+            || line.ends_with(['(', '[', ',', '\\', '=', '+', '*', '|', '&', '?'])
+    }
+    fn starts_closing(line: &str) -> bool {
+        let line = line.trim_start();
+        line.starts_with([')', ']', '.', '?']) || line.starts_with("||") || line.starts_with("&&")
+    }
+    let last_line = lines.len().saturating_sub(1);
+    let blank = |idx: usize| lines[idx].trim().is_empty();
+    let above = |idx: usize| (0..idx).rev().find(|above| !blank(*above));
+    let (mut first, mut last) = (first.min(last_line), last.min(last_line));
+    let mut climbed = 0;
+    let mut climb = |first: &mut usize, opener: bool| {
+        while climbed < MAX_STATEMENT_LINES && !blank(*first) {
+            let Some(prev) = above(*first) else {
+                break;
+            };
+            let continues = ends_open(lines[prev]) || starts_closing(lines[*first]);
+            let opens = opener
+                && (indent(lines[prev]) < indent(lines[*first])
+                    || lines[prev].trim_end().ends_with('{'));
+            if !(continues || opens) {
+                break;
+            }
+            *first = prev;
+            climbed += 1;
+            if opens && !continues {
+                break;
+            }
+        }
+    };
+    climb(&mut first, false);
+    let start = first;
+    climb(&mut first, true);
+    if first != start {
+        climb(&mut first, false);
+    }
+    for _ in 0..MAX_STATEMENT_LINES {
+        let next = last + 1;
+        if next > last_line || blank(next) || blank(last) {
+            break;
+        }
+        if !(ends_open(lines[last]) || starts_closing(lines[next])) {
+            break;
+        }
+        last = next;
+    }
+    (first, last)
 }
 
 /// For a target a trace frame points into, the lines around the frame's line (see
@@ -1385,6 +1488,59 @@ mod tests {
     use super::*;
     use crate::engine::items::Fidelity;
     use crate::engine::rank::{Marks, RankedFile};
+
+    #[test]
+    fn a_window_keeps_its_statements_whole() {
+        let go = [
+            "func (v *Viper) WatchConfig() {",     // 0
+            "\tfor {",                             // 1
+            "\t\tif (event.Name == configFile &&", // 2
+            "\t\t\t(event.Has(Write))) ||",        // 3
+            "\t\t\t(current != real) {",           // 4
+            "\t\t\terr := v.ReadInConfig()",       // 5
+            "\t\t}",                               // 6
+            "",                                    // 7
+            "\t\tcall(first,",                     // 8
+            "\t\t\tsecond)",                       // 9
+            "\t\tdone() // the last one.",         // 10
+            "\t\tnext()",                          // 11
+            "\t}",                                 // 12
+            "}",                                   // 13
+        ];
+        // Starting on a condition's third line, the window starts at the `if` and, the first
+        // statement of its block, the line opening the block.
+        assert_eq!(whole_statements(&go, 4, 5), (1, 5));
+        // Ending on a call's first line, it ends with the call.
+        assert_eq!(whole_statements(&go, 5, 8), (2, 9));
+        // A block's first statement comes with the line opening the block; the statement
+        // after a closed one starts where it is; a comment's full stop continues nothing.
+        assert_eq!(whole_statements(&go, 10, 11), (10, 11));
+        assert_eq!(whole_statements(&go, 5, 6), (2, 6));
+        // A blank line ends a climb.
+        assert_eq!(whole_statements(&go, 8, 10), (8, 10));
+        let python = [
+            "def create(self, items,", // 0
+            "           batch_size):", // 1
+            "    result = compute(",   // 2
+            "        items,",          // 3
+            "        batch_size,",     // 4
+            "    ).total",             // 5
+            "    return result",       // 6
+        ];
+        assert_eq!(whole_statements(&python, 4, 6), (2, 6));
+        assert_eq!(whole_statements(&python, 1, 1), (0, 1));
+        assert_eq!(whole_statements(&python, 6, 6), (6, 6));
+        // The widening stops after a few lines each way.
+        let chain: Vec<String> = std::iter::once("let x = start(".to_owned())
+            .chain((0..20).map(|n| format!("    arg{n},")))
+            .chain(std::iter::once(");".to_owned()))
+            .collect();
+        let chain: Vec<&str> = chain.iter().map(String::as_str).collect();
+        assert_eq!(
+            whole_statements(&chain, 10, 11),
+            (10 - MAX_STATEMENT_LINES, 11 + MAX_STATEMENT_LINES)
+        );
+    }
 
     /// The first definition named `name`, ranked by BM25 alone.
     fn ranked_by_bm25(index: &Index, name: &str, score: f32) -> Ranked {
