@@ -76,6 +76,14 @@ export interface ContextItem {
   reasons: string[];
 }
 
+/** Why an omitted item was left out. */
+export type Omission = "budget" | "relevance" | "unnamed-cards";
+
+/** A candidate left out of the answer: an item, and why. */
+export interface OmittedItem extends ContextItem {
+  omission: Omission;
+}
+
 export interface ContextFile {
   path: string;
   score: number;
@@ -88,7 +96,7 @@ export interface ContextResult {
   budget: Budget;
   items: ContextItem[];
   files: ContextFile[];
-  omitted: ContextItem[];
+  omitted: OmittedItem[];
   /** Names the task writes as code that the workspace neither defines nor uses. */
   unresolved: string[];
   /** The context, rendered in the requested format. */
@@ -163,6 +171,9 @@ export const ITEM_FIELDS = [
   "reasons",
 ] as const satisfies readonly (keyof ContextItem)[];
 export const itemExhaustive: Exhaustive<keyof ContextItem, (typeof ITEM_FIELDS)[number]> = true;
+
+export const OMITTED_ITEM_FIELDS = [...ITEM_FIELDS, "omission"] as const satisfies readonly (keyof OmittedItem)[];
+export const omittedItemExhaustive: Exhaustive<keyof OmittedItem, (typeof OMITTED_ITEM_FIELDS)[number]> = true;
 
 export const FILE_FIELDS = ["path", "score", "reasons"] as const satisfies readonly (keyof ContextFile)[];
 export const fileExhaustive: Exhaustive<keyof ContextFile, (typeof FILE_FIELDS)[number]> = true;

@@ -220,9 +220,10 @@ fn print_result(
         }
         if !result.omitted.is_empty() {
             eprintln!("omitted:");
-            for item in result.omitted.iter().take(10) {
+            for (item, omission) in result.omitted.iter().take(10) {
                 eprintln!(
-                    "  {:<11} {:>5} tok  {:>7.4}  {}  {}",
+                    "  {:<13} {:<11} {:>5} tok  {:>7.4}  {}  {}",
+                    omission.name(),
                     item.section.name(),
                     item.tokens,
                     item.score,

@@ -27,10 +27,41 @@ impl Chosen {
     }
 }
 
+/// Why a candidate was left out of the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Omission {
+    /// Above the relevance floor, but no room was left for it.
+    Budget,
+    /// Below the relevance floor: scoring under a fifth of the best candidate (after the
+    /// penalty for lying outside the focus files), not worth its tokens.
+    Relevance,
+    /// A card in a file the answer would show only as cards of definitions the task does
+    /// not name (see `unnamed_card_files`).
+    UnnamedCards,
+}
+
+impl Omission {
+    pub fn name(self) -> &'static str {
+        match self {
+            Omission::Budget => "budget",
+            Omission::Relevance => "relevance",
+            Omission::UnnamedCards => "unnamed-cards",
+        }
+    }
+}
+
+/// A candidate left out: the token cost of its cheapest rendering, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Left {
+    pub candidate_idx: usize,
+    pub tokens: u32,
+    pub omission: Omission,
+}
+
 pub struct Assembly {
     pub chosen: Vec<Chosen>,
-    /// Candidates left out, with the token cost of their cheapest rendering.
-    pub omitted: Vec<(usize, u32)>,
+    /// The best candidates left out (see [`omitted`]).
+    pub omitted: Vec<Left>,
     pub text: String,
     pub used: u32,
 }
@@ -201,9 +232,10 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 
     // Render and enforce the limit on the exact count of the final text.
     loop {
-        let (text, used) = render_document(input, &chosen);
+        let (text, used) = render_document(input, &chosen, None);
         if used <= input.limit || chosen.is_empty() {
-            let omitted = omitted(input, &chosen, &relevant, &irrelevant, &costs);
+            let (omitted, left_for_budget) =
+                omitted(input, &chosen, &relevant, &irrelevant, &unnamed, &costs);
             if used > input.limit {
                 // Even the empty document does not fit: nothing can be returned.
                 return Assembly {
@@ -213,6 +245,8 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                     used: 0,
                 };
             }
+            let (text, used) =
+                with_left_out_note(input, &chosen, &omitted, left_for_budget, (text, used));
             // In the order of the text.
             let order = display_order(input, &chosen);
             let mut slots: Vec<Option<Chosen>> = chosen.into_iter().map(Some).collect();
@@ -241,6 +275,54 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
             .expect("non-empty");
         chosen.remove(worst);
     }
+}
+
+/// The document with the note of what the budget left out (`items` relevant candidates,
+/// see [`render::LeftOut`]), naming as many of the best of them as fit the budget (the
+/// note's bare figure is reserved by the packer), or the document as it is when nothing
+/// relevant was left out.
+fn with_left_out_note(
+    input: &AssembleInput<'_>,
+    chosen: &[Chosen],
+    omitted: &[Left],
+    items: usize,
+    plain: (String, u32),
+) -> (String, u32) {
+    let left: Vec<&Left> = omitted
+        .iter()
+        .filter(|left| left.omission == Omission::Budget)
+        .collect();
+    if left.is_empty() || input.format == Format::Json {
+        return plain;
+    }
+    let names: Vec<String> = left
+        .iter()
+        .map(|left| {
+            let candidate = &input.candidates[left.candidate_idx];
+            let data = input.index.file(candidate.file).expect("live file");
+            let range = candidate
+                .renderings
+                .last()
+                .expect("candidates have renderings")
+                .range;
+            let line = data.line_index.line_col(range.start).line + 1;
+            match &candidate.symbol {
+                Some(symbol) => format!("{symbol} ({}:{line})", data.path),
+                None => format!("{} ({}:{line})", candidate.section.name(), data.path),
+            }
+        })
+        .collect();
+    for named in (0..=names.len()).rev() {
+        let note = render::LeftOut {
+            items,
+            names: &names[..named],
+        };
+        let (text, used) = render_document(input, chosen, Some(&note));
+        if used <= input.limit {
+            return (text, used);
+        }
+    }
+    plain
 }
 
 /// The passes over the candidates: first the best targets' code within a share of the
@@ -295,7 +377,13 @@ impl<'i, 'a> Packer<'i, 'a> {
             .collect::<Vec<_>>()
             .into_iter()
             .collect();
-        let header = render::document(input.format, heading(input), input.limit, &[]);
+        // The header as it states the most: the budget as the figure used, and the bare
+        // note of what the budget left out (the names in it take only what is left).
+        let bare = render::LeftOut {
+            items: input.candidates.len(),
+            names: &[],
+        };
+        let header = render::document(input.format, heading(input, Some(&bare)), input.limit, &[]);
         let overhead = (input.count)(&header)
             + Section::ALL
                 .iter()
@@ -534,15 +622,17 @@ fn allowances(shares: &[u32; 5], available: u32) -> [u32; 5] {
 }
 
 /// The best candidates left out (at most [`MAX_OMITTED`]: neither chosen nor held by a
-/// chosen item, as a card its code replaced), each with the cost of its cheapest rendering,
-/// counted in parallel where not counted already.
+/// chosen item, as a card its code replaced), the relevant before the rest, each with the
+/// cost of its cheapest rendering (counted in parallel where not counted already) and why it
+/// was left out; and how many relevant candidates in all the budget left out.
 fn omitted(
     input: &AssembleInput<'_>,
     chosen: &[Chosen],
     relevant: &[usize],
     irrelevant: &[usize],
+    unnamed: &FxHashSet<FileId>,
     costs: &Costs,
-) -> Vec<(usize, u32)> {
+) -> (Vec<Left>, usize) {
     let candidates = input.candidates;
     let held = |idx: usize| {
         let candidate = &candidates[idx];
@@ -559,25 +649,40 @@ fn omitted(
     // that fell back to it, a caller's card and its lines) is listed once, as its best; a
     // file's imports block (no definition) is one candidate already.
     let mut listed: FxHashSet<(FileId, Option<DefId>)> = FxHashSet::default();
-    let left_out: Vec<usize> = relevant
+    let left_out: Vec<(usize, Omission)> = relevant
         .iter()
-        .chain(irrelevant)
-        .filter(|idx| !held(**idx))
-        .filter(|idx| listed.insert((candidates[**idx].file, candidates[**idx].def)))
-        .take(MAX_OMITTED)
-        .copied()
-        .collect();
-    left_out
-        .par_iter()
         .map(|idx| {
+            let omission = if unnamed.contains(&candidates[*idx].file) {
+                Omission::UnnamedCards
+            } else {
+                Omission::Budget
+            };
+            (*idx, omission)
+        })
+        .chain(irrelevant.iter().map(|idx| (*idx, Omission::Relevance)))
+        .filter(|(idx, _)| !held(*idx))
+        .filter(|(idx, _)| listed.insert((candidates[*idx].file, candidates[*idx].def)))
+        .collect();
+    let budget = left_out
+        .iter()
+        .filter(|(_, omission)| *omission == Omission::Budget)
+        .count();
+    let listed = left_out[..left_out.len().min(MAX_OMITTED)]
+        .par_iter()
+        .map(|(idx, omission)| {
             let cheapest = candidates[*idx].renderings.len() - 1;
             let tokens = match costs.get(&(*idx, cheapest)) {
                 Some((_, tokens)) => *tokens,
                 None => counted(input, *idx, cheapest).1,
             };
-            (*idx, tokens)
+            Left {
+                candidate_idx: *idx,
+                tokens,
+                omission: *omission,
+            }
         })
-        .collect()
+        .collect();
+    (listed, budget)
 }
 
 /// The files other than the best one that the chosen items would show only as cards of
@@ -673,7 +778,11 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
 
 /// Renders the chosen items, in [`display_order`], and counts the tokens of the whole text,
 /// including the `used` figure it states.
-fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32) {
+fn render_document(
+    input: &AssembleInput<'_>,
+    chosen: &[Chosen],
+    left_out: Option<&render::LeftOut<'_>>,
+) -> (String, u32) {
     let candidates = input.candidates;
     let order = display_order(input, chosen);
     // Each section's parts: its blocks, and in a grouped section each file's heading and
@@ -712,7 +821,7 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
         })
         .collect();
     if input.format == Format::Json {
-        let text = render::document(input.format, heading(input), 0, &sections);
+        let text = render::document(input.format, heading(input, None), 0, &sections);
         let used = (input.count)(&text);
         return (text, used);
     }
@@ -730,8 +839,13 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
         + chosen.iter().map(|c| c.tokens).sum::<u32>()
         + wrapper_tokens
         + (input.count)(render::footer(input.format));
-    let total_with =
-        |stated: u32| (input.count)(&render::header(input.format, heading(input), stated)) + body;
+    let total_with = |stated: u32| {
+        (input.count)(&render::header(
+            input.format,
+            heading(input, left_out),
+            stated,
+        )) + body
+    };
     let mut stated = body;
     for _ in 0..8 {
         let total = total_with(stated);
@@ -743,23 +857,27 @@ fn render_document(input: &AssembleInput<'_>, chosen: &[Chosen]) -> (String, u32
     // `used` is the exact count of the text returned, even if the stated figure could not
     // settle (it can only differ by the tokens of its own digits).
     (
-        render::document(input.format, heading(input), stated, &sections),
+        render::document(input.format, heading(input, left_out), stated, &sections),
         total_with(stated),
     )
 }
 
 /// What the document's first part states besides the figures.
-fn heading<'a>(input: &AssembleInput<'a>) -> render::Heading<'a> {
+fn heading<'a>(
+    input: &AssembleInput<'a>,
+    left_out: Option<&'a render::LeftOut<'a>>,
+) -> render::Heading<'a> {
     render::Heading {
         intent: input.intent,
         limit: input.limit,
         unresolved: input.unresolved,
+        left_out,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{assemble, AssembleInput, Assembly};
+    use super::{assemble, AssembleInput, Assembly, Omission};
     use crate::base::FileId;
     use crate::engine::items::{compact, full, lines, Candidate, Fidelity};
     use crate::engine::{ContextRequest, Engine, Format, Section};
@@ -845,11 +963,24 @@ def connect():
             ),
         ];
         // Room for `connect` alone: `execute` is left out, under its best candidate.
-        let assembly = assembled(&index, &candidates, [0, 1, 0, 0, 0], 75, None);
+        let assembly = assembled(&index, &candidates, [0, 1, 0, 0, 0], 85, None);
         let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
-        let omitted: Vec<usize> = assembly.omitted.iter().map(|(idx, _)| *idx).collect();
+        let omitted: Vec<usize> = assembly
+            .omitted
+            .iter()
+            .map(|left| left.candidate_idx)
+            .collect();
         assert_eq!(chosen, vec![0], "{}", assembly.text);
         assert_eq!(omitted, vec![1]);
+        assert_eq!(assembly.omitted[0].omission, Omission::Budget);
+        // The text says so, naming it, in the room the packer kept for the note.
+        assert!(
+            assembly.text.contains(
+                "<omitted reason=\"budget\" items=\"1\">execute (shop/db.py:1)</omitted>"
+            ),
+            "{}",
+            assembly.text
+        );
     }
 
     #[test]

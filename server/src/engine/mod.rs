@@ -24,6 +24,7 @@ pub mod trace;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+pub use assemble::Omission;
 pub use intent::{Intent, IntentKind};
 pub use items::{Fidelity, Section};
 pub use render::Format;
@@ -108,7 +109,8 @@ pub struct ContextResult {
     pub tokenizer: Tokenizer,
     pub items: Vec<ContextItem>,
     pub files: Vec<ContextFile>,
-    pub omitted: Vec<ContextItem>,
+    /// The best candidates left out, each with why (see [`Omission`]).
+    pub omitted: Vec<(ContextItem, Omission)>,
     /// Names the task writes as code that no definition in the workspace has and no code
     /// uses: the answer cannot show them (see [`unresolved_names`]).
     pub unresolved: Vec<String>,
@@ -325,13 +327,14 @@ impl Engine {
         let omitted = assembly
             .omitted
             .iter()
-            .map(|(idx, tokens)| {
-                let candidate = &expansion.candidates[*idx];
+            .map(|left| {
+                let candidate = &expansion.candidates[left.candidate_idx];
                 let cheapest = candidate
                     .renderings
                     .last()
                     .expect("candidates have renderings");
-                to_item(candidate, cheapest.range, cheapest.fidelity, *tokens)
+                let item = to_item(candidate, cheapest.range, cheapest.fidelity, left.tokens);
+                (item, left.omission)
             })
             .collect();
         let mut files: Vec<ContextFile> = ranking

@@ -192,6 +192,15 @@ pub struct Heading<'a> {
     pub limit: u32,
     /// Names the task writes as code that the workspace neither defines nor uses.
     pub unresolved: &'a [String],
+    /// What the budget left out, when it left out anything relevant.
+    pub left_out: Option<&'a LeftOut<'a>>,
+}
+
+/// The note of the relevant items the budget left out: how many, and the best of them
+/// (`name (path:line)`), so that a reader knows the answer is partial and what to ask for.
+pub struct LeftOut<'a> {
+    pub items: usize,
+    pub names: &'a [String],
 }
 
 /// The first part of the document, which states the budget figures, and the names the task
@@ -201,6 +210,7 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
         intent,
         limit,
         unresolved,
+        left_out,
     } = heading;
     match format {
         Format::Xml => {
@@ -210,6 +220,12 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
                 text.push_str(&format!(
                     "<unresolved>{}</unresolved>\n",
                     escape_attr(&unresolved.join(", "))
+                ));
+            }
+            if let Some(LeftOut { items, names }) = left_out {
+                text.push_str(&format!(
+                    "<omitted reason=\"budget\" items=\"{items}\">{}</omitted>\n",
+                    escape_attr(&names.join(", "))
                 ));
             }
             text
@@ -224,6 +240,15 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
                     "not defined in the workspace: {}\n",
                     names.join(", ")
                 ));
+            }
+            if let Some(LeftOut { items, names }) = left_out {
+                let named: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+                let list = if named.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", named.join(", "))
+                };
+                text.push_str(&format!("left out for the budget: {items} items{list}\n"));
             }
             text
         }

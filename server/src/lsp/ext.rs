@@ -126,7 +126,15 @@ pub fn context_result_json(
             .iter()
             .map(|file| json!({"path": file.path, "score": decimal(file.score, 4), "reasons": file.reasons}))
             .collect::<Vec<_>>(),
-        "omitted": result.omitted.iter().map(item_json).collect::<Vec<_>>(),
+        "omitted": result
+            .omitted
+            .iter()
+            .map(|(item, omission)| {
+                let mut value = item_json(item);
+                value["omission"] = json!(omission.name());
+                value
+            })
+            .collect::<Vec<_>>(),
         "unresolved": result.unresolved,
         "text": result.text,
         "timingsMs": serde_json::Value::Object(timings),

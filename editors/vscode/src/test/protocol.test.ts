@@ -1,7 +1,7 @@
 // src/lsp_ext.ts must agree with docs/protocol.md, the contract of codectx.context: the
 // `### Arguments` table lists the fields of ContextParams, the `### Result` table those of
-// ContextResult, and the optional `#### Intent/Budget/Item/File fields` tables those of the
-// nested objects. Dotted names in the Result table (`intent.kind`, `items[].path`) are
+// ContextResult, and the optional `#### Intent/Budget/Item/Omitted item/File fields` tables
+// those of the nested objects (an omitted item's table lists what it adds to an item's). Dotted names in the Result table (`intent.kind`, `items[].path`) are
 // checked against the nested objects too.
 
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ const NESTED: Record<string, readonly string[]> = {
   intent: ext.INTENT_FIELDS,
   budget: ext.BUDGET_FIELDS,
   items: ext.ITEM_FIELDS,
-  omitted: ext.ITEM_FIELDS,
+  omitted: ext.OMITTED_ITEM_FIELDS,
   files: ext.FILE_FIELDS,
 };
 
@@ -26,6 +26,7 @@ const NESTED_TABLES: Record<string, readonly string[]> = {
   "Intent fields": ext.INTENT_FIELDS,
   "Budget fields": ext.BUDGET_FIELDS,
   "Item fields": ext.ITEM_FIELDS,
+  "Omitted item fields": ["omission"],
   "File fields": ext.FILE_FIELDS,
 };
 
