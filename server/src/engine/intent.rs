@@ -160,6 +160,10 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "strips", 1.5),
     (IntentKind::BugFix, "loses", 2.0),
     (IntentKind::BugFix, "leaks", 2.0),
+    // What quits working (`watching stops after the file is replaced`); the imperative
+    // (`stop the server on SIGTERM`) asks for a feature.
+    (IntentKind::BugFix, "stops", 2.0),
+    (IntentKind::BugFix, "stopped", 1.5),
     (IntentKind::BugFix, "is ignored", 2.0),
     (IntentKind::BugFix, "are ignored", 2.0),
     // What it does where it should not (`proposes --help even when HideHelp is set`).
@@ -753,6 +757,10 @@ mod tests {
         );
         assert_eq!(
             kind_of("parse_duration throws on an empty string"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("watching stops after the deploy writes a new config file"),
             IntentKind::BugFix
         );
         assert_eq!(
