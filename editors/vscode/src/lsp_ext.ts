@@ -77,7 +77,7 @@ export interface ContextItem {
 }
 
 /** Why an omitted item was left out. */
-export type Omission = "budget" | "relevance" | "unnamed-cards";
+export type Omission = "budget" | "overlap" | "relevance" | "unnamed-cards";
 
 /** A candidate left out of the answer: an item, and why. */
 export interface OmittedItem extends ContextItem {

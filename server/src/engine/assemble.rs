@@ -38,6 +38,9 @@ pub enum Omission {
     /// A card in a file the answer would show only as cards of definitions the task does
     /// not name (see `unnamed_card_files`).
     UnnamedCards,
+    /// Relevant, but each of its renderings shares lines with an item the answer shows (a
+    /// function whose window is shown, code around a trace's frame): shown in part.
+    Overlap,
 }
 
 impl Omission {
@@ -46,6 +49,7 @@ impl Omission {
             Omission::Budget => "budget",
             Omission::Relevance => "relevance",
             Omission::UnnamedCards => "unnamed-cards",
+            Omission::Overlap => "overlap",
         }
     }
 }
@@ -652,11 +656,17 @@ fn omitted(
     let left_out: Vec<(usize, Omission)> = relevant
         .iter()
         .map(|idx| {
-            let omission = if unnamed.contains(&candidates[*idx].file) {
-                Omission::UnnamedCards
-            } else {
-                Omission::Budget
-            };
+            let candidate = &candidates[*idx];
+            let omission =
+                if unnamed.contains(&candidate.file) {
+                    Omission::UnnamedCards
+                } else if candidate.renderings.iter().all(|rendering| {
+                    !overlapping(chosen, candidates, candidate, rendering).is_empty()
+                }) {
+                    Omission::Overlap
+                } else {
+                    Omission::Budget
+                };
             (*idx, omission)
         })
         .chain(irrelevant.iter().map(|idx| (*idx, Omission::Relevance)))
@@ -981,6 +991,37 @@ def connect():
             "{}",
             assembly.text
         );
+    }
+
+    #[test]
+    fn code_sharing_lines_with_code_shown_is_left_out_as_an_overlap_not_for_the_budget() {
+        let (index, _) = crate::index::tests::index_fixture(SHOP_DB);
+        let execute = index.defs_named("execute")[0];
+        // Two callers' lines of `execute`, the second starting inside the first: with all
+        // the room in the world, the second cannot come, and the text does not say that the
+        // budget left it out.
+        let candidates = [
+            shown_as(
+                &index,
+                execute,
+                Section::Callers,
+                1.0,
+                lines(&index, execute.file, 0, 2),
+            ),
+            shown_as(
+                &index,
+                execute,
+                Section::Callers,
+                0.9,
+                lines(&index, execute.file, 1, 4),
+            ),
+        ];
+        let assembly = assembled(&index, &candidates, [0, 0, 1, 0, 0], 4000, None);
+        let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
+        assert_eq!(chosen, vec![0], "{}", assembly.text);
+        assert_eq!(assembly.omitted.len(), 1);
+        assert_eq!(assembly.omitted[0].omission, Omission::Overlap);
+        assert!(!assembly.text.contains("<omitted"), "{}", assembly.text);
     }
 
     #[test]
