@@ -523,9 +523,16 @@ pub fn expand(
         {
             continue;
         }
+        // A rename changes the tests that use the renamed name too.
         let wanted = match candidate.section {
             Section::Callers => wants_callers,
-            Section::Tests => intent == IntentKind::TestWriting,
+            Section::Tests => {
+                intent == IntentKind::TestWriting
+                    || candidate
+                        .of
+                        .as_deref()
+                        .is_some_and(|of| renames(renamed, of))
+            }
             _ => false,
         };
         if !wanted {
@@ -700,12 +707,14 @@ impl Expander<'_> {
         }
         // Who calls it, and the tests that exercise it; of a rename's targets, the renamed
         // definition's (not the callers of the type the task names to say where it is).
-        let renamed = self.renamed.is_empty() || renames(self.renamed, &def_data.name);
+        let is_renamed = renames(self.renamed, &def_data.name);
+        let renamed = self.renamed.is_empty() || is_renamed;
         callers_and_tests(
             index,
             target,
             self.intent,
             (target.named || self.words_only_callers) && renamed,
+            is_renamed,
             self.pinned,
             &mut self.candidates,
         );
@@ -1169,6 +1178,7 @@ fn callers_and_tests(
     target: &Ranked,
     intent: IntentKind,
     wants_callers: bool,
+    renamed: bool,
     pinned: &[FileId],
     acc: &mut Vec<Candidate>,
 ) {
@@ -1251,9 +1261,11 @@ fn callers_and_tests(
         .into_iter()
         .filter(|file| index.shares_names(*file, def.file))
         .collect();
+    // A use is a call; exploring usages, or renaming the target (every mention changes:
+    // a property read, a value passed on), any reference.
     for (file, data, reference) in index
         .references_named(&visible, &name)
-        .filter(|(_, _, r)| r.call || usage)
+        .filter(|(_, _, r)| r.call || usage || renamed)
     {
         // A call that resolves to another definition of the name (another type's `new`)
         // is not a use of this one.
@@ -1644,7 +1656,7 @@ mod tests {
             named,
             from_file: 0.0,
         };
-        callers_and_tests(index, &ranked, intent, true, &[], &mut candidates);
+        callers_and_tests(index, &ranked, intent, true, false, &[], &mut candidates);
         candidates
             .iter()
             .filter(|candidate| candidate.section == Section::Callers)
@@ -2841,6 +2853,52 @@ describe('http adapter', () => {
         assert!(tests
             .iter()
             .all(|candidate| candidate.renderings.len() == 1));
+    }
+
+    #[test]
+    fn a_rename_brings_every_use_of_the_renamed_name_and_its_tests() {
+        let source = "//- /source/index.js\n\
+            export const chalkStderr = createChalk({level: 2});\n\
+            export function createChalk(options) { return options; }\n\
+            //- /source/util.js\n\
+            import {chalkStderr} from './index.js';\n\
+            export function log(message) { return [chalkStderr, message]; }\n\
+            //- /test/chalk.test.js\n\
+            import {chalkStderr} from '../source/index.js';\n\
+            export function test_stderr_level() { return chalkStderr.level === 2; }\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let target = index.defs_named("chalkStderr")[0];
+        let ranking = one_target(target, target.file);
+        let uses = |renamed: &[String]| {
+            let expansion = renaming(&index, &ranking, renamed);
+            let mut shown: Vec<(String, bool)> = expansion
+                .candidates
+                .iter()
+                .filter(|candidate| {
+                    candidate.reasons.iter().any(|reason| {
+                        reason == "caller-of:chalkStderr" || reason == "test-of:chalkStderr"
+                    })
+                })
+                .map(|candidate| {
+                    let off_focus = candidate.reasons.iter().any(|r| r == "off-focus");
+                    (candidate.symbol.clone().unwrap_or_default(), off_focus)
+                })
+                .collect();
+            shown.sort();
+            shown.dedup();
+            shown
+        };
+        // Renamed, the function passing it on and the test reading it change too, and the
+        // test is not off the focus.
+        assert_eq!(
+            uses(&["chalkStderr".to_owned()]),
+            [
+                ("log".to_owned(), false),
+                ("test_stderr_level".to_owned(), false)
+            ]
+        );
+        // Otherwise only calls are uses: there are none.
+        assert!(uses(&[]).is_empty(), "{:?}", uses(&[]));
     }
 
     #[test]
