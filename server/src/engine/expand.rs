@@ -498,9 +498,23 @@ pub fn expand(
     // The one definition of a name the task writes as code is shown wherever it is
     // (`cmd.Bool("verbose") returns false`): its own code, not what surrounds it. (A name
     // of several definitions, a mirror's or a declaration's, stays where its file ranks.)
+    // So is a target holding text the task quotes, when one file alone holds it: where a
+    // pasted panic's or log's message is made (axum's `Overlapping method route. Handler
+    // for ...`, raised in `method_routing.rs` for a panic located in the caller's
+    // `Router::route`). Words quoted from several files (`"SEE ALSO"` in the man and the
+    // markdown generators) say less.
+    let literal_files: FxHashSet<FileId> = ranking
+        .defs
+        .iter()
+        .filter(|ranked| ranked.marks.literal)
+        .map(|ranked| ranked.def.file)
+        .collect();
     let written: FxHashSet<DefId> = primary
         .iter()
-        .filter(|target| target.direct && target.marks.unique_name)
+        .filter(|target| {
+            (target.direct && target.marks.unique_name)
+                || (target.marks.literal && literal_files.len() == 1)
+        })
         .map(|target| target.def)
         .collect();
     // The few definitions of the name a rename changes are all renamed, wherever they are
@@ -2853,6 +2867,50 @@ describe('http adapter', () => {
         assert!(tests
             .iter()
             .all(|candidate| candidate.renderings.len() == 1));
+    }
+
+    #[test]
+    fn the_one_file_holding_a_quoted_message_is_never_off_the_focus() {
+        let source = "//- /src/routing/mod.rs\n\
+            pub fn route(path: &str) { merge(path) }\n\
+            //- /src/routing/method_routing.rs\n\
+            pub fn merge(path: &str) { panic!(\"Overlapping method route. Handler for {path}\") }\n\
+            //- /src/routing/md.rs\n\
+            pub fn render() -> &'static str { \"Overlapping method route. Handler for\" }\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let route = index.defs_named("route")[0];
+        let merge = index.defs_named("merge")[0];
+        let render = index.defs_named("render")[0];
+        // A panic located in `route`, its message made in `merge` (and, in the second
+        // ranking, quoted by `render` of a third file too).
+        let off_focus = |holders: &[DefId]| {
+            let mut ranking = one_target(route, route.file);
+            ranking.defs[0].marks.frame_line = Some(1);
+            for (n, holder) in holders.iter().enumerate() {
+                ranking.defs.push(Ranked {
+                    def: *holder,
+                    reasons: vec!["literal:Overlapping method route. Handler for".to_owned()],
+                    marks: Marks {
+                        literal: true,
+                        ..Marks::default()
+                    },
+                    ..ranked_by_bm25(&index, "merge", 0.8 - n as f32 * 0.01)
+                });
+            }
+            let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+            let code: Vec<&Candidate> = expansion
+                .candidates
+                .iter()
+                .filter(|candidate| {
+                    candidate.def == Some(merge) && candidate.section == Section::Code
+                })
+                .collect();
+            assert!(!code.is_empty());
+            code.iter()
+                .all(|candidate| candidate.reasons.iter().any(|r| r == "off-focus"))
+        };
+        assert!(!off_focus(&[merge]));
+        assert!(off_focus(&[merge, render]));
     }
 
     #[test]

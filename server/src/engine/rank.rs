@@ -137,12 +137,15 @@ pub struct Marks {
     pub thrown: bool,
     /// The line (1-based) a pasted trace's frame points at inside it.
     pub frame_line: Option<u32>,
+    /// Holds text the task quotes (a message of a pasted log or panic), found verbatim.
+    pub literal: bool,
 }
 
 const REASON_EXACT_NAME: &str = "exact-name";
 const REASON_QUALIFIER: &str = "container-of:";
 const REASON_THROWN: &str = "thrown:";
 const REASON_FRAME: &str = "traceback-frame:";
+const REASON_LITERAL: &str = "literal:";
 
 impl Marks {
     pub fn of(reasons: &[String]) -> Marks {
@@ -154,6 +157,8 @@ impl Marks {
                 marks.qualifier = true;
             } else if reason.starts_with(REASON_THROWN) {
                 marks.thrown = true;
+            } else if reason.starts_with(REASON_LITERAL) {
+                marks.literal = true;
             } else if let Some(at) = reason.strip_prefix(REASON_FRAME) {
                 // `traceback-frame:PATH:LINE`, the first frame into it.
                 if marks.frame_line.is_none() {
@@ -1116,7 +1121,7 @@ fn literal_holders(input: &RankInput<'_>) -> Candidates {
                     .filter(|def| !is_documentation(*def))
             });
             if let Some(def) = holder {
-                holders.push((def, format!("literal:{shown}")));
+                holders.push((def, format!("{REASON_LITERAL}{shown}")));
             }
         }
     }
