@@ -133,6 +133,9 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "still", 2.0),
     (IntentKind::BugFix, "instead of", 1.5),
     (IntentKind::BugFix, "should", 1.0),
+    // What the code was meant to do, against what it does (`is supposed to drop the value,
+    // but the value stays`).
+    (IntentKind::BugFix, "supposed to", 3.0),
     (IntentKind::BugFix, "no longer", 2.5),
     (IntentKind::BugFix, "never", 1.0),
     (IntentKind::BugFix, "missing", 1.0),
@@ -348,9 +351,15 @@ const COMMIT_TYPES: &[(&str, IntentKind)] = &[
     ("chore", IntentKind::Refactor),
     ("test", IntentKind::TestWriting),
     ("tests", IntentKind::TestWriting),
+    // The labels of an issue's title (`Feature request: let users pass a handler ...`).
+    ("feature request", IntentKind::Implementation),
+    ("enhancement", IntentKind::Implementation),
+    ("bug", IntentKind::BugFix),
+    ("bug report", IntentKind::BugFix),
 ];
 
-/// The conventional-commit type a query starts with, if any (`fix(v4)!: ...` -> `fix`).
+/// The conventional-commit type or issue label a query starts with, if any (`fix(v4)!: ...`
+/// -> `fix`, `Feature request: ...`).
 fn commit_type(query: &str) -> Option<IntentKind> {
     let head = query.trim_start().split(':').next()?;
     if head.len() > 30 || !query.trim_start()[head.len()..].starts_with(':') {
@@ -761,6 +770,19 @@ mod tests {
         );
         assert_eq!(
             kind_of("watching stops after the deploy writes a new config file"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("a field declared with attribute= is supposed to drop the value, but it stays"),
+            IntentKind::BugFix
+        );
+        // An issue's label decides, whatever its text reports.
+        assert_eq!(
+            kind_of("Feature request: call a custom handler instead of writing the fixed 429 text"),
+            IntentKind::Implementation
+        );
+        assert_eq!(
+            kind_of("Bug report: the throttle adds a new header"),
             IntentKind::BugFix
         );
         assert_eq!(
