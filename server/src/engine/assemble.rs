@@ -104,6 +104,9 @@ const RELEVANCE_FLOOR: f32 = 0.2;
 const LEAD_RATIO: f32 = 0.9;
 const LEAD_SHARE: f32 = 0.5;
 const MAX_LEADS: usize = 2;
+/// A target shown as a window of its lines comes whole at the end when that takes at most
+/// this share of the budget left (see `Packer::widen`).
+const WHOLE_SHARE: f32 = 0.25;
 
 fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Rendering) -> String {
     let data = input.index.file(candidate.file).expect("live file");
@@ -492,6 +495,7 @@ impl<'i, 'a> Packer<'i, 'a> {
             return;
         };
         if candidates[idx].renderings[current].fidelity == Fidelity::Full {
+            self.widen(idx, current, pool);
             return;
         }
         for rendering_idx in 0..current {
@@ -499,6 +503,47 @@ impl<'i, 'a> Packer<'i, 'a> {
                 && self.place(idx, rendering_idx, Pass::Leftover, pool)
             {
                 return;
+            }
+        }
+    }
+
+    /// Replaces a target's window of lines (see `expand::focus_window`) with the whole
+    /// function when that costs at most [`WHOLE_SHARE`] of the `pool` left: the lines that
+    /// matter came first, and with most of the budget unused the rest of the function is
+    /// worth reading (the fix is often a few lines past the window).
+    fn widen(&mut self, idx: usize, current: usize, pool: &mut u32) {
+        if self.input.candidates[idx].section != Section::Code {
+            return;
+        }
+        let renderings = &self.input.candidates[idx].renderings;
+        let window = renderings[current].range;
+        let Some(whole) = (current + 1..renderings.len()).find(|at| {
+            renderings[*at].fidelity == Fidelity::Full
+                && renderings[*at].range != window
+                && renderings[*at].range.contains_range(window)
+        }) else {
+            return;
+        };
+        if self.cost(idx, whole) as f32 <= *pool as f32 * WHOLE_SHARE {
+            // In the window's place among the chosen items (their order is the text's).
+            let after: Vec<usize> = self
+                .chosen
+                .iter()
+                .skip_while(|chosen| chosen.candidate_idx != idx)
+                .skip(1)
+                .map(|chosen| chosen.candidate_idx)
+                .collect();
+            if self.place(idx, whole, Pass::Leftover, pool) {
+                let placed = self.chosen.pop().expect("just placed");
+                let at = after
+                    .iter()
+                    .find_map(|next| {
+                        self.chosen
+                            .iter()
+                            .position(|chosen| chosen.candidate_idx == *next)
+                    })
+                    .unwrap_or(self.chosen.len());
+                self.chosen.insert(at, placed);
             }
         }
     }
@@ -1396,6 +1441,48 @@ class Client:
             .map(|item| item.fidelity)
             .collect();
         assert_eq!(created, [Fidelity::Compact, Fidelity::Full], "{text}");
+    }
+
+    #[test]
+    fn a_targets_window_comes_whole_when_most_of_the_budget_is_left() {
+        let filler: String = (0..70)
+            .map(|i| format!("    total_{i} = compute_{i}(objs, {i})\n"))
+            .collect();
+        let source = format!(
+            "//- /db/query.py\ndef create(objs, options):\n{filler}    batch_size = options.batch_size\n    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n"
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let shown = |budget: u32| {
+            let mut request =
+                ContextRequest::new("fix the crash when the batch size is zero or negative");
+            request.budget = budget;
+            let result = Engine::new()
+                .assemble_context(&index, &request)
+                .expect("valid request");
+            let lines: Vec<(Fidelity, u32)> = result
+                .items
+                .iter()
+                .filter(|item| item.symbol.as_deref() == Some("create"))
+                .map(|item| {
+                    let data = index.file(item.file).expect("live file");
+                    (
+                        item.fidelity,
+                        data.line_index.line_col(item.range.start).line,
+                    )
+                })
+                .collect();
+            (lines, result.text)
+        };
+        // With most of the budget left, the whole function, from its header.
+        let (lines, text) = shown(8000);
+        assert_eq!(lines, [(Fidelity::Full, 0)], "{text}");
+        assert!(text.contains("total_0 = compute_0") && text.contains("batch_size <= 0"));
+        // At a tight budget, its card and the lines that matter.
+        let (lines, text) = shown(700);
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0], (Fidelity::Compact, 0), "{text}");
+        assert_eq!(lines[1].0, Fidelity::Full, "{text}");
+        assert!(lines[1].1 > 0, "{text}");
     }
 
     #[test]
