@@ -1412,15 +1412,19 @@ class Client:
         assert_eq!(thrown.path, "net/errors.py");
     }
 
-    #[test]
-    fn a_long_targets_card_comes_right_before_the_lines_of_its_body_it_introduces() {
-        let filler: String = (0..400)
+    /// A module whose `create` runs `filler` lines before its check of the batch size.
+    fn long_create(filler: usize) -> String {
+        let filler: String = (0..filler)
             .map(|i| format!("    total_{i} = compute_{i}(objs, {i})\n"))
             .collect();
-        let source = format!(
+        format!(
             "//- /db/query.py\ndef create(objs, options):\n{filler}    batch_size = options.batch_size\n    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n"
-        );
-        let (index, _) = crate::index::tests::index_fixture(&source);
+        )
+    }
+
+    #[test]
+    fn a_long_targets_card_comes_right_before_the_lines_of_its_body_it_introduces() {
+        let (index, _) = crate::index::tests::index_fixture(&long_create(400));
         let mut request = ContextRequest::new("fix `create` when the batch size is zero");
         request.budget = 1500;
         let result = Engine::new()
@@ -1445,13 +1449,7 @@ class Client:
 
     #[test]
     fn a_targets_window_comes_whole_when_most_of_the_budget_is_left() {
-        let filler: String = (0..70)
-            .map(|i| format!("    total_{i} = compute_{i}(objs, {i})\n"))
-            .collect();
-        let source = format!(
-            "//- /db/query.py\ndef create(objs, options):\n{filler}    batch_size = options.batch_size\n    if batch_size is not None and batch_size <= 0:\n        raise ValueError(\"Batch size must be positive\")\n    return objs\n"
-        );
-        let (index, _) = crate::index::tests::index_fixture(&source);
+        let (index, _) = crate::index::tests::index_fixture(&long_create(70));
         let shown = |budget: u32| {
             let mut request =
                 ContextRequest::new("fix the crash when the batch size is zero or negative");

@@ -374,7 +374,10 @@ fn whole_statements(lines: &[&str], first: usize, last: usize) -> (usize, usize)
         let line = line.trim_start();
         line.starts_with([')', ']', '.', '?']) || line.starts_with("||") || line.starts_with("&&")
     }
-    let last_line = lines.len().saturating_sub(1);
+    if lines.is_empty() {
+        return (first, last);
+    }
+    let last_line = lines.len() - 1;
     let blank = |idx: usize| lines[idx].trim().is_empty();
     let above = |idx: usize| (0..idx).rev().find(|above| !blank(*above));
     let (mut first, mut last) = (first.min(last_line), last.min(last_line));
