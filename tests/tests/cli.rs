@@ -626,7 +626,7 @@ fn context_explains_on_stderr_with_text_or_json_on_stdout() {
         for line in [
             "intent: bug_fix",
             "items:",
-            "files:",
+            "files (* shown in the answer):",
             "timings (ms):",
             "run (ms):",
         ] {

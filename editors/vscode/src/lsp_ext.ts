@@ -88,6 +88,8 @@ export interface ContextFile {
   path: string;
   score: number;
   reasons: string[];
+  /** Some item of the answer is from this file. */
+  shown: boolean;
 }
 
 /** The result of `codectx.context`. */
@@ -175,5 +177,5 @@ export const itemExhaustive: Exhaustive<keyof ContextItem, (typeof ITEM_FIELDS)[
 export const OMITTED_ITEM_FIELDS = [...ITEM_FIELDS, "omission"] as const satisfies readonly (keyof OmittedItem)[];
 export const omittedItemExhaustive: Exhaustive<keyof OmittedItem, (typeof OMITTED_ITEM_FIELDS)[number]> = true;
 
-export const FILE_FIELDS = ["path", "score", "reasons"] as const satisfies readonly (keyof ContextFile)[];
+export const FILE_FIELDS = ["path", "score", "reasons", "shown"] as const satisfies readonly (keyof ContextFile)[];
 export const fileExhaustive: Exhaustive<keyof ContextFile, (typeof FILE_FIELDS)[number]> = true;

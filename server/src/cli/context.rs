@@ -209,10 +209,11 @@ fn print_result(
                 item.reasons.join(", ")
             );
         }
-        eprintln!("files:");
+        eprintln!("files (* shown in the answer):");
         for file in result.files.iter().take(10) {
             eprintln!(
-                "  {:>7.4}  {}  [{}]",
+                "  {} {:>7.4}  {}  [{}]",
+                if file.shown { '*' } else { ' ' },
                 file.score,
                 file.path,
                 file.reasons.join(", ")

@@ -1484,6 +1484,20 @@ class Client:
     }
 
     #[test]
+    fn the_files_say_which_of_them_the_answer_shows() {
+        let (index, _) = crate::index::tests::index_fixture(&long_create(70));
+        let result = Engine::new()
+            .assemble_context(&index, &ContextRequest::new("fix the batch size check"))
+            .expect("valid request");
+        assert!(!result.files.is_empty());
+        for file in &result.files {
+            let in_items = result.items.iter().any(|item| item.file == file.file);
+            assert_eq!(file.shown, in_items, "{}", file.path);
+        }
+        assert!(result.files.iter().any(|file| file.shown));
+    }
+
+    #[test]
     fn a_container_shown_as_a_standard_card_heads_its_members_cards() {
         let (index, _) = crate::index::tests::index_fixture(
             r#"

@@ -99,6 +99,8 @@ pub struct ContextFile {
     pub path: String,
     pub score: f32,
     pub reasons: Vec<String>,
+    /// Some item of the answer is from this file.
+    pub shown: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -337,6 +339,7 @@ impl Engine {
                 (item, left.omission)
             })
             .collect();
+        let shown: FxHashSet<FileId> = items.iter().map(|item| item.file).collect();
         let mut files: Vec<ContextFile> = ranking
             .files
             .iter()
@@ -348,6 +351,7 @@ impl Engine {
                     .unwrap_or_default(),
                 score: round_score(ranked.score),
                 reasons: ranked.reasons.clone(),
+                shown: shown.contains(&ranked.file),
             })
             .collect();
         // Files that reached the answer without ranking (a caller's file, the safety net's
@@ -360,6 +364,7 @@ impl Engine {
                     path: item.path.clone(),
                     score: 0.0,
                     reasons: item.reasons.iter().take(1).cloned().collect(),
+                    shown: true,
                 });
             }
         }

@@ -124,7 +124,14 @@ pub fn context_result_json(
         "files": result
             .files
             .iter()
-            .map(|file| json!({"path": file.path, "score": decimal(file.score, 4), "reasons": file.reasons}))
+            .map(|file| {
+                json!({
+                    "path": file.path,
+                    "score": decimal(file.score, 4),
+                    "reasons": file.reasons,
+                    "shown": file.shown,
+                })
+            })
             .collect::<Vec<_>>(),
         "omitted": result
             .omitted
