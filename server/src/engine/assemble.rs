@@ -239,7 +239,8 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 
     // Render and enforce the limit on the exact count of the final text.
     loop {
-        let (text, used) = render_document(input, &chosen, None);
+        let body = render_body(input, &chosen);
+        let (text, used) = finish(input, &body, None);
         if used <= input.limit || chosen.is_empty() {
             let (omitted, left_for_budget) =
                 omitted(input, &chosen, &relevant, &irrelevant, &unnamed, &costs);
@@ -253,7 +254,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 };
             }
             let (text, used) =
-                with_left_out_note(input, &chosen, &omitted, left_for_budget, (text, used));
+                with_left_out_note(input, &body, &omitted, left_for_budget).unwrap_or((text, used));
             // In the order of the text.
             let order = display_order(input, &chosen);
             let mut slots: Vec<Option<Chosen>> = chosen.into_iter().map(Some).collect();
@@ -286,24 +287,20 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
 
 /// The document with the note of what the budget left out (`items` relevant candidates,
 /// see [`render::LeftOut`]), naming as many of the best of them as fit the budget (the
-/// note's bare figure is reserved by the packer), or the document as it is when nothing
-/// relevant was left out.
+/// note's bare figure is reserved by the packer); `None` when nothing relevant was left out
+/// or the note does not fit.
 fn with_left_out_note(
     input: &AssembleInput<'_>,
-    chosen: &[Chosen],
+    body: &Body,
     omitted: &[Left],
     items: usize,
-    plain: (String, u32),
-) -> (String, u32) {
-    let left: Vec<&Left> = omitted
+) -> Option<(String, u32)> {
+    if input.format == Format::Json {
+        return None;
+    }
+    let names: Vec<String> = omitted
         .iter()
         .filter(|left| left.omission == Omission::Budget)
-        .collect();
-    if left.is_empty() || input.format == Format::Json {
-        return plain;
-    }
-    let names: Vec<String> = left
-        .iter()
         .map(|left| {
             let candidate = &input.candidates[left.candidate_idx];
             let data = input.index.file(candidate.file).expect("live file");
@@ -319,17 +316,17 @@ fn with_left_out_note(
             }
         })
         .collect();
-    for named in (0..=names.len()).rev() {
-        let note = render::LeftOut {
-            items,
-            names: &names[..named],
-        };
-        let (text, used) = render_document(input, chosen, Some(&note));
-        if used <= input.limit {
-            return (text, used);
-        }
+    if names.is_empty() {
+        return None;
     }
-    plain
+    let note = |named: usize| render::LeftOut {
+        items,
+        names: &names[..named],
+    };
+    let named = (0..=names.len())
+        .rev()
+        .find(|named| settle(input, body, Some(&note(*named))).1 <= input.limit)?;
+    Some(finish(input, body, Some(&note(named))))
 }
 
 /// The passes over the candidates: first the best targets' code within a share of the
@@ -698,12 +695,19 @@ fn omitted(
     // that fell back to it, a caller's card and its lines) is listed once, as its best; a
     // file's imports block (no definition) is one candidate already.
     let mut listed: FxHashSet<(FileId, Option<DefId>)> = FxHashSet::default();
+    // Why: computed only for those listed (the overlap check scans the chosen items).
     let left_out: Vec<(usize, Omission)> = relevant
         .iter()
-        .map(|idx| {
-            let candidate = &candidates[*idx];
+        .map(|idx| (*idx, true))
+        .chain(irrelevant.iter().map(|idx| (*idx, false)))
+        .filter(|(idx, _)| !held(*idx))
+        .filter(|(idx, _)| listed.insert((candidates[*idx].file, candidates[*idx].def)))
+        .map(|(idx, relevant)| {
+            let candidate = &candidates[idx];
             let omission =
-                if unnamed.contains(&candidate.file) {
+                if !relevant {
+                    Omission::Relevance
+                } else if unnamed.contains(&candidate.file) {
                     Omission::UnnamedCards
                 } else if candidate.renderings.iter().all(|rendering| {
                     !overlapping(chosen, candidates, candidate, rendering).is_empty()
@@ -712,11 +716,8 @@ fn omitted(
                 } else {
                     Omission::Budget
                 };
-            (*idx, omission)
+            (idx, omission)
         })
-        .chain(irrelevant.iter().map(|idx| (*idx, Omission::Relevance)))
-        .filter(|(idx, _)| !held(*idx))
-        .filter(|(idx, _)| listed.insert((candidates[*idx].file, candidates[*idx].def)))
         .collect();
     let budget = left_out
         .iter()
@@ -831,13 +832,15 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
     order
 }
 
-/// Renders the chosen items, in [`display_order`], and counts the tokens of the whole text,
-/// including the `used` figure it states.
-fn render_document(
-    input: &AssembleInput<'_>,
-    chosen: &[Chosen],
-    left_out: Option<&render::LeftOut<'_>>,
-) -> (String, u32) {
+/// The chosen items rendered by section, in [`display_order`], with the tokens of all the
+/// document but its header (counted apart: it states the figure used, and the note of what
+/// the budget left out).
+struct Body {
+    sections: Vec<(Section, Vec<String>)>,
+    tokens: u32,
+}
+
+fn render_body(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Body {
     let candidates = input.candidates;
     let order = display_order(input, chosen);
     // Each section's parts: its blocks, and in a grouped section each file's heading and
@@ -875,15 +878,9 @@ fn render_document(
             (*section, parts)
         })
         .collect();
-    if input.format == Format::Json {
-        let text = render::document(input.format, heading(input, None), 0, &sections);
-        let used = (input.count)(&text);
-        return (text, used);
-    }
     // The count of the document is the sum of its parts' (see `render::document_parts`):
-    // the blocks are counted already, the wrappers are short, and only the header depends on
-    // the figure it states, so the figure is settled on the header alone.
-    let body: u32 = sections
+    // the blocks are counted already and the wrappers are short.
+    let tokens = sections
         .iter()
         .filter(|(_, blocks)| !blocks.is_empty())
         .map(|(section, _)| {
@@ -894,14 +891,26 @@ fn render_document(
         + chosen.iter().map(|c| c.tokens).sum::<u32>()
         + wrapper_tokens
         + (input.count)(render::footer(input.format));
+    Body { sections, tokens }
+}
+
+/// The figure the header of a document of `body` states, settled on the header alone (only
+/// it depends on the figure), and the document's exact count with it: they differ only if
+/// the figure could not settle, by the tokens of its own digits. Not for JSON, which states
+/// no figure.
+fn settle(
+    input: &AssembleInput<'_>,
+    body: &Body,
+    left_out: Option<&render::LeftOut<'_>>,
+) -> (u32, u32) {
     let total_with = |stated: u32| {
         (input.count)(&render::header(
             input.format,
             heading(input, left_out),
             stated,
-        )) + body
+        )) + body.tokens
     };
-    let mut stated = body;
+    let mut stated = body.tokens;
     for _ in 0..8 {
         let total = total_with(stated);
         if total == stated {
@@ -909,11 +918,29 @@ fn render_document(
         }
         stated = total;
     }
-    // `used` is the exact count of the text returned, even if the stated figure could not
-    // settle (it can only differ by the tokens of its own digits).
+    (stated, total_with(stated))
+}
+
+/// The whole text of a document of `body`, and its exact count.
+fn finish(
+    input: &AssembleInput<'_>,
+    body: &Body,
+    left_out: Option<&render::LeftOut<'_>>,
+) -> (String, u32) {
+    if input.format == Format::Json {
+        let text = render::document(input.format, heading(input, None), 0, &body.sections);
+        let used = (input.count)(&text);
+        return (text, used);
+    }
+    let (stated, used) = settle(input, body, left_out);
     (
-        render::document(input.format, heading(input, left_out), stated, &sections),
-        total_with(stated),
+        render::document(
+            input.format,
+            heading(input, left_out),
+            stated,
+            &body.sections,
+        ),
+        used,
     )
 }
 

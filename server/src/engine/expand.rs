@@ -725,12 +725,12 @@ impl Expander<'_> {
         // Who calls it, and the tests that exercise it; of a rename's targets, the renamed
         // definition's (not the callers of the type the task names to say where it is).
         let is_renamed = renames(self.renamed, &def_data.name);
-        let renamed = self.renamed.is_empty() || is_renamed;
+        let brings_callers = self.renamed.is_empty() || is_renamed;
         callers_and_tests(
             index,
             target,
             self.intent,
-            (target.named || self.words_only_callers) && renamed,
+            (target.named || self.words_only_callers) && brings_callers,
             is_renamed,
             self.pinned,
             &mut self.candidates,
