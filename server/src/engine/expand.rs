@@ -358,8 +358,11 @@ const MAX_STATEMENT_LINES: usize = 8;
 /// for every language: a line continues the one above when that one ends in an operator, a
 /// comma or an opening bracket other than `{`, or when it starts with a closing bracket, an
 /// operator or a `.`. A line ending in `.` or `:` continues nothing: that is how a comment's
-/// sentence ends. The first statement of a block comes with the line opening it (the line
-/// above, indented less or ending in `{`), once.
+/// sentence ends. A clause continuing a statement (a line starting with `}`, `else`,
+/// `elif`, `except`, `catch` or `finally`) comes with the line opening the statement, the
+/// nearest one above at its indentation that is not such a clause. The first statement of
+/// a block comes with the line opening it (the line above, indented less or ending in `{`),
+/// once.
 fn whole_statements(lines: &[&str], first: usize, last: usize) -> (usize, usize) {
     fn indent(line: &str) -> usize {
         line.len() - line.trim_start().len()
@@ -373,6 +376,17 @@ fn whole_statements(lines: &[&str], first: usize, last: usize) -> (usize, usize)
     fn starts_closing(line: &str) -> bool {
         let line = line.trim_start();
         line.starts_with([')', ']', '.', '?']) || line.starts_with("||") || line.starts_with("&&")
+    }
+    fn continues_above(line: &str) -> bool {
+        let line = line.trim_start();
+        line.starts_with('}')
+            || ["else", "elif", "except", "catch", "finally"]
+                .iter()
+                .any(|word| {
+                    line.strip_prefix(word).is_some_and(|rest| {
+                        !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                    })
+                })
     }
     if lines.is_empty() {
         return (first, last);
@@ -402,6 +416,21 @@ fn whole_statements(lines: &[&str], first: usize, last: usize) -> (usize, usize)
         }
     };
     climb(&mut first, false);
+    // A clause continuing a statement above (`} else if`, `elif`, `except`) comes with
+    // the line at its indentation that opened the statement.
+    if continues_above(lines[first]) {
+        let opener = (first.saturating_sub(MAX_STATEMENT_LINES)..first)
+            .rev()
+            .filter(|above| !blank(*above) && indent(lines[*above]) <= indent(lines[first]))
+            .find(|above| {
+                indent(lines[*above]) < indent(lines[first]) || !continues_above(lines[*above])
+            });
+        if let Some(opener) = opener.filter(|opener| indent(lines[*opener]) == indent(lines[first]))
+        {
+            first = opener;
+            climb(&mut first, false);
+        }
+    }
     let start = first;
     climb(&mut first, true);
     if first != start {
@@ -1207,8 +1236,9 @@ fn callers_and_tests(
     if name.len() < 3 {
         return;
     }
-    let mut callers: Vec<(bool, FileId, u32, DefId)> = Vec::new();
-    let mut seen_callers: FxHashSet<DefId> = FxHashSet::default();
+    // Each caller with the lines of its uses, in the order met.
+    let mut callers: Vec<(bool, FileId, Vec<u32>, DefId)> = Vec::new();
+    let mut seen_callers: FxHashMap<DefId, usize> = FxHashMap::default();
     let usage = intent == IntentKind::UsageExploration;
     // A common name is referenced all over a large repository: look where the definition is
     // visible (its file, its importers, its directory) rather than everywhere.
@@ -1297,12 +1327,17 @@ fn callers_and_tests(
         else {
             continue;
         };
-        if caller == def || !seen_callers.insert(caller) {
+        if caller == def {
             continue;
         }
-        let is_test = data.is_test || index.def(caller).is_some_and(|d| d.test);
         let line = data.line_index.line_col(reference.range.start).line;
-        callers.push((is_test, file, line, caller));
+        if let Some(&at) = seen_callers.get(&caller) {
+            callers[at].2.push(line);
+            continue;
+        }
+        seen_callers.insert(caller, callers.len());
+        let is_test = data.is_test || index.def(caller).is_some_and(|d| d.test);
+        callers.push((is_test, file, vec![line], caller));
     }
     // Callers that import the target's file first, then by path, the library's before
     // examples, benchmarks and docs (see `base::auxiliary_kind`); tests named for the
@@ -1317,7 +1352,7 @@ fn callers_and_tests(
         .copied()
         .filter(|file| names_target(*file))
         .collect();
-    callers.sort_by_key(|(is_test, file, line, _)| {
+    callers.sort_by_key(|(is_test, file, lines, _)| {
         (
             *is_test,
             *is_test && !named.contains(file),
@@ -1327,7 +1362,7 @@ fn callers_and_tests(
                 .is_some_and(|data| data.auxiliary.is_some()),
             !importers.contains(file) && *file != def.file,
             index.file(*file).map(|d| d.path.clone()),
-            *line,
+            lines.first().copied(),
         )
     });
     // Callers are what usage questions and refactors are about; for other tasks they are
@@ -1341,7 +1376,13 @@ fn callers_and_tests(
     // A usage question about a definition it names that only tests use: their uses are its
     // usages.
     let only_tests_use = usage && target.named && callers.iter().all(|(is_test, ..)| *is_test);
-    for (is_test, file, line, caller) in callers {
+    // A refactor changes every use: a long caller shows the lines around each of them;
+    // otherwise the first use tells how the target is used.
+    let every_use = renamed || intent == IntentKind::Refactor;
+    for (is_test, file, mut lines, caller) in callers {
+        if !every_use {
+            lines.truncate(1);
+        }
         if pinned.contains(&file) || (!is_test && !wants_callers) {
             continue;
         }
@@ -1358,18 +1399,20 @@ fn callers_and_tests(
                 vec![format!("test-of:{name}")],
             );
             test.of = Some(name.clone());
-            match around_use(index, caller, line, MAX_TEST_LINES) {
-                Some((lines, below_header)) => {
+            match around_uses(index, caller, &lines, MAX_TEST_LINES) {
+                Some((windows, below_header)) => {
                     if below_header {
                         acc.push(Candidate {
                             renderings: vec![compact_with(index, caller, false)],
                             ..test.clone()
                         });
                     }
-                    acc.push(Candidate {
-                        renderings: vec![lines],
-                        ..test
-                    });
+                    for window in windows {
+                        acc.push(Candidate {
+                            renderings: vec![window],
+                            ..test.clone()
+                        });
+                    }
                 }
                 None => acc.push(test),
             }
@@ -1393,12 +1436,14 @@ fn callers_and_tests(
                 of: Some(name.clone()),
                 renderings,
             };
-            match around_use(index, caller, line, MAX_CALLER_LINES) {
-                Some((lines, below_header)) => {
+            match around_uses(index, caller, &lines, MAX_CALLER_LINES) {
+                Some((windows, below_header)) => {
                     if below_header {
                         acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
                     }
-                    acc.push(caller_candidate(vec![lines]));
+                    for window in windows {
+                        acc.push(caller_candidate(vec![window]));
+                    }
                 }
                 None => acc.push(caller_candidate(vec![full(index, caller)])),
             }
@@ -1412,29 +1457,68 @@ fn renames(renamed: &[String], name: &str) -> bool {
     renamed.iter().any(|renamed| renamed == name)
 }
 
+/// Uses at most this many lines apart are shown as one window.
+const USES_APART: u32 = 8;
+
 /// A long caller or test (at least `max_lines` from its header) as the lines around its
-/// use of the target on `line`: from the header when the use is near it, else after the
-/// caller's card (its signature: which function calls, taking what, which the bool asks
-/// for), so a reader knows where the lines stand and each item still covers exactly the
-/// lines it shows. `None` for a short one, shown whole.
-fn around_use(
+/// uses of the target on `lines` (one window for uses close together): from the header
+/// when a use is near it, else after the caller's card (its signature: which function
+/// calls, taking what, which the bool asks for), so a reader knows where the lines stand
+/// and each item still covers exactly the lines it shows; with whether any window starts
+/// below the header. `None` for a short one, shown whole.
+fn around_uses(
     index: &Index,
     caller: DefId,
-    line: u32,
+    lines: &[u32],
     max_lines: u32,
-) -> Option<(Rendering, bool)> {
+) -> Option<(Vec<Rendering>, bool)> {
     let span = LineSpan::of(index, caller)?;
     if span.end - span.header < max_lines {
         return None;
     }
     // In a class's body (`bulk_update.alters_data = True`) the lines around are other
     // members' (the target's own last line, the next method's header): the line alone.
-    let lines = if index.def(caller)?.kind.is_callable() {
-        (line.saturating_sub(2), line + 2)
+    let around = if index.def(caller)?.kind.is_callable() {
+        2
     } else {
-        (line, line)
+        0
     };
-    span.window(index, caller, lines, CALLER_HEADER_GAP)
+    let mut sorted = lines.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut clusters: Vec<(u32, u32)> = Vec::new();
+    for line in sorted {
+        match clusters.last_mut() {
+            Some((_, last)) if line <= *last + USES_APART => *last = line,
+            _ => clusters.push((line, line)),
+        }
+    }
+    // Windows widened to whole statements can reach the one before: then they are one.
+    let mut spans: Vec<(u32, u32)> = Vec::new();
+    for (first, last) in clusters {
+        let (first, last) = span.whole_statements(
+            index,
+            caller.file,
+            (first.saturating_sub(around), last + around),
+        );
+        let first = if first <= span.name + CALLER_HEADER_GAP {
+            span.header
+        } else {
+            first
+        };
+        match spans.last_mut() {
+            Some((_, before)) if first <= *before + 1 => *before = (*before).max(last),
+            _ => spans.push((first, last)),
+        }
+    }
+    let mut windows = Vec::new();
+    let mut below_header = false;
+    for lines in spans {
+        let (window, below) = span.window(index, caller, lines, CALLER_HEADER_GAP)?;
+        below_header |= below;
+        windows.push(window);
+    }
+    Some((windows, below_header))
 }
 
 fn imports(
@@ -1558,6 +1642,35 @@ mod tests {
         ];
         assert_eq!(whole_statements(&python, 4, 6), (2, 6));
         assert_eq!(whole_statements(&python, 1, 1), (0, 1));
+        assert_eq!(whole_statements(&python, 6, 6), (6, 6));
+        // A clause comes with the statement it continues, past the clauses before it.
+        let js = [
+            "function request(config) {",        // 0
+            "  config = merge(config);",         // 1
+            "  if (config.allowAbsoluteUrls) {", // 2
+            "    one();",                        // 3
+            "  } else if (config.baseURL) {",    // 4
+            "    two();",                        // 5
+            "  } else {",                        // 6
+            "    three();",                      // 7
+            "  }",                               // 8
+            "  return config;",                  // 9
+            "}",                                 // 10
+        ];
+        assert_eq!(whole_statements(&js, 6, 7), (2, 7));
+        assert_eq!(whole_statements(&js, 4, 5), (2, 5));
+        assert_eq!(whole_statements(&js, 9, 9), (9, 9));
+        let python = [
+            "def load(self, data):", // 0
+            "    data = dict(data)", // 1
+            "    try:",              // 2
+            "        run(data)",     // 3
+            "    except KeyError:",  // 4
+            "        pass",          // 5
+            "    elsewhere = 1",     // 6
+        ];
+        assert_eq!(whole_statements(&python, 4, 5), (2, 5));
+        // A name starting with a clause's word is no clause.
         assert_eq!(whole_statements(&python, 6, 6), (6, 6));
         // The widening stops after a few lines each way.
         let chain: Vec<String> = std::iter::once("let x = start(".to_owned())
@@ -2301,6 +2414,42 @@ def test_connect_file():
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_refactor_shows_the_lines_around_every_use_in_a_long_caller() {
+        // Two uses close together and one far below, in a caller of 60 lines.
+        let filler = |from: usize| -> String {
+            (from..from + 20)
+                .map(|i| format!("    x{i} = {i}\n"))
+                .collect()
+        };
+        let source = format!(
+            "//- /src/app.py\ndef store(errors):\n    return errors\n\n\
+             def load(data):\n{}    store(data)\n    y = 1\n    store(y)\n{}    store(None)\n{}    return data\n",
+            filler(0),
+            filler(20),
+            filler(40)
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("store")[0];
+        let ranking = one_target(target, target.file);
+        let windows = |expansion: &Expansion| -> Vec<String> {
+            with_reason(expansion, "caller-of:store")
+                .into_iter()
+                .map(|candidate| &candidate.renderings[0])
+                .filter(|rendering| rendering.fidelity == Fidelity::Full)
+                .map(|rendering| rendering.body.clone())
+                .collect()
+        };
+        let renamed = windows(&renaming(&index, &ranking, &["store".to_owned()]));
+        assert_eq!(renamed.len(), 2, "{renamed:?}");
+        assert!(renamed[0].contains("    store(data)\n    y = 1\n    store(y)\n"));
+        assert!(renamed[1].contains("    store(None)\n"));
+        // A bug fix needs to see how the target is called, once.
+        let fixing = windows(&expand_plain(&index, &ranking, IntentKind::BugFix));
+        assert_eq!(fixing.len(), 1, "{fixing:?}");
+        assert!(fixing[0].contains("    store(data)\n"));
     }
 
     #[test]
