@@ -157,6 +157,8 @@ const AUXILIARY_DIRS: &[(&str, &str)] = &[
     ("samples", "sample"),
     ("demo", "demo"),
     ("demos", "demo"),
+    ("sandbox", "demo"),
+    ("playground", "demo"),
     ("bench", "bench"),
     ("benches", "bench"),
     ("benchmark", "bench"),
@@ -223,6 +225,7 @@ mod tests {
             ("requests/packages/urllib3/response.py", "vendor"),
             ("src/pip/_vendor/rich/text.py", "vendor"),
             ("docs/examples/app.py", "doc"),
+            ("sandbox/client.js", "demo"),
         ] {
             assert_eq!(auxiliary_kind(path), Some(kind), "{path}");
         }

@@ -50,6 +50,8 @@ const AUXILIARY_WORDS: &[(&str, &str)] = &[
     ("example", "example"),
     ("sample", "sample"),
     ("demo", "demo"),
+    ("sandbox", "demo"),
+    ("playground", "demo"),
     ("bench", "bench"),
     ("benchmark", "bench"),
     ("doc", "doc"),
