@@ -753,13 +753,35 @@ impl Expander<'_> {
         }
         // Who calls it, and the tests that exercise it; of a rename's targets, the renamed
         // definition's (not the callers of the type the task names to say where it is).
+        // A type's uses (its constructions, subclasses, the signatures naming it) are its
+        // callers when the task names it as its subject. Named to say whose member the task
+        // is about (`where is AxiosHeaders normalize used`), it brings none: they would bury
+        // the member's calls. Found by its words, it brings the functions using it (a
+        // `save_snapshot` taking the store), not the types naming it (`class Raw(Field)`).
         let is_renamed = renames(self.renamed, &def_data.name);
-        let brings_callers = self.renamed.is_empty() || is_renamed;
+        let names_a_member = || {
+            primary_ids
+                .iter()
+                .any(|other| index.container_name(*other) == Some(&*def_data.name))
+        };
+        let uses = if !(target.named || self.words_only_callers)
+            || (!self.renamed.is_empty() && !is_renamed)
+        {
+            Uses::None
+        } else if is_renamed || !def_data.kind.is_type_or_impl() {
+            Uses::All
+        } else if !target.direct {
+            Uses::InFunctions
+        } else if names_a_member() {
+            Uses::None
+        } else {
+            Uses::All
+        };
         callers_and_tests(
             index,
             target,
             self.intent,
-            (target.named || self.words_only_callers) && brings_callers,
+            uses,
             is_renamed,
             self.pinned,
             &mut self.candidates,
@@ -1219,11 +1241,20 @@ fn linked_cards(
     }
 }
 
+/// Which uses of a target come as its callers (its tests come whatever this is).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Uses {
+    None,
+    /// Those in functions and methods.
+    InFunctions,
+    All,
+}
+
 fn callers_and_tests(
     index: &Index,
     target: &Ranked,
     intent: IntentKind,
-    wants_callers: bool,
+    uses_wanted: Uses,
     renamed: bool,
     pinned: &[FileId],
     acc: &mut Vec<Candidate>,
@@ -1383,7 +1414,12 @@ fn callers_and_tests(
         if !every_use {
             lines.truncate(1);
         }
-        if pinned.contains(&file) || (!is_test && !wants_callers) {
+        let wanted = match uses_wanted {
+            Uses::None => false,
+            Uses::InFunctions => index.def(caller).is_some_and(|d| d.kind.is_callable()),
+            Uses::All => true,
+        };
+        if pinned.contains(&file) || (!is_test && !wanted) {
             continue;
         }
         if is_test && !only_tests_use {
@@ -1786,7 +1822,15 @@ mod tests {
             named,
             from_file: 0.0,
         };
-        callers_and_tests(index, &ranked, intent, true, false, &[], &mut candidates);
+        callers_and_tests(
+            index,
+            &ranked,
+            intent,
+            Uses::All,
+            false,
+            &[],
+            &mut candidates,
+        );
         candidates
             .iter()
             .filter(|candidate| candidate.section == Section::Callers)
@@ -2453,6 +2497,49 @@ def test_connect_file():
     }
 
     #[test]
+    fn a_types_uses_come_only_when_the_task_is_about_the_type() {
+        let source = "//- /lib/headers.js\n\
+            export class Headers {\n  normalize(format) { return format }\n}\n\
+            //- /lib/fetch.js\n\
+            import { Headers } from './headers'\n\
+            export class FetchHeaders extends Headers {}\n\
+            export function build(init) { return new Headers(init) }\n\
+            export function send(headers) { return headers.normalize(true) }\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let headers = index.defs_named("Headers")[0];
+        let normalize = member(&index, "Headers", "normalize");
+        let callers = |ranking: &Ranking| {
+            let expansion = expand_plain(&index, ranking, IntentKind::UsageExploration);
+            let mut found: Vec<String> = expansion
+                .candidates
+                .iter()
+                .filter(|candidate| candidate.section == Section::Callers)
+                .filter_map(|candidate| candidate.symbol.clone())
+                .collect();
+            found.sort();
+            found.dedup();
+            found
+        };
+        // Named alone, the type's uses are the answer.
+        assert_eq!(
+            callers(&one_target(headers, headers.file)),
+            ["FetchHeaders", "build"]
+        );
+        // Named beside its member, it says whose member: the member's calls.
+        let mut both = one_target(headers, headers.file);
+        both.defs.push(Ranked {
+            def: normalize,
+            named: true,
+            ..ranked_by_bm25(&index, "normalize", 0.9)
+        });
+        assert_eq!(callers(&both), ["send"]);
+        // Found by its words, the functions using it, not the types naming it.
+        let mut by_words = one_target(headers, headers.file);
+        by_words.defs[0].direct = false;
+        assert_eq!(callers(&by_words), ["build"]);
+    }
+
+    #[test]
     fn a_use_in_a_long_class_body_shows_its_own_line() {
         let methods: String = (0..12)
             .map(|i| format!("    def m{i}(self):\n        return {i}\n\n"))
@@ -2978,9 +3065,10 @@ describe('http adapter', () => {
             symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
         };
         assert_eq!(callers(&["strict".to_owned()]), ["tighten"]);
-        // Without a rename, or of a name no target has, both bring their callers.
-        assert_eq!(callers(&[]), ["tighten", "make"]);
-        assert_eq!(callers(&["loose".to_owned()]), ["tighten", "make"]);
+        // Without a rename, or of a name no target has, the type named beside its member
+        // says whose member the task is about: the member's callers come, not the type's.
+        assert_eq!(callers(&[]), ["tighten"]);
+        assert_eq!(callers(&["loose".to_owned()]), ["tighten"]);
     }
 
     #[test]
