@@ -74,6 +74,8 @@ export interface ContextItem {
   tokens: number;
   score: number;
   reasons: string[];
+  /** The whole lines of the definition a code block shows part of (a window), else null. */
+  partOf: Range | null;
 }
 
 /** Why an omitted item was left out. */
@@ -171,6 +173,7 @@ export const ITEM_FIELDS = [
   "tokens",
   "score",
   "reasons",
+  "partOf",
 ] as const satisfies readonly (keyof ContextItem)[];
 export const itemExhaustive: Exhaustive<keyof ContextItem, (typeof ITEM_FIELDS)[number]> = true;
 

@@ -119,13 +119,17 @@ fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Re
         );
         return render::entry(line, depth, &rendering.body);
     }
-    let span = line_span(input.index, candidate.file, rendering.range);
-    let first = data.line_index.line_col(span.start).line + 1;
-    let last = data
-        .line_index
-        .line_col(span.end.saturating_sub(1).max(span.start))
-        .line
-        + 1;
+    let lines_of = |range: crate::base::TextRange| {
+        let span = line_span(input.index, candidate.file, range);
+        (
+            data.line_index.line_col(span.start).line + 1,
+            data.line_index
+                .line_col(span.end.saturating_sub(1).max(span.start))
+                .line
+                + 1,
+        )
+    };
+    let (first, last) = lines_of(rendering.range);
     render::block(
         input.format,
         &Block {
@@ -137,6 +141,7 @@ fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Re
             kind: candidate.kind.map(|kind| kind.name()),
             fidelity: rendering.fidelity.name(),
             of: candidate.of.as_deref(),
+            part_of: super::items::part_of(input.index, candidate.def, rendering).map(lines_of),
             body: &rendering.body,
         },
     )
@@ -1484,30 +1489,39 @@ class Client:
             let result = Engine::new()
                 .assemble_context(&index, &request)
                 .expect("valid request");
-            let lines: Vec<(Fidelity, u32)> = result
+            let data = index
+                .file(index.defs_named("create")[0].file)
+                .expect("live file");
+            let line = |offset: u32| data.line_index.line_col(offset).line;
+            // Each item's fidelity, first line and the lines of the whole it is part of.
+            type Shown = (Fidelity, u32, Option<(u32, u32)>);
+            let lines: Vec<Shown> = result
                 .items
                 .iter()
                 .filter(|item| item.symbol.as_deref() == Some("create"))
                 .map(|item| {
-                    let data = index.file(item.file).expect("live file");
-                    (
-                        item.fidelity,
-                        data.line_index.line_col(item.range.start).line,
-                    )
+                    let part_of = item
+                        .part_of
+                        .map(|whole| (line(whole.start), line(whole.end - 1)));
+                    (item.fidelity, line(item.range.start), part_of)
                 })
                 .collect();
             (lines, result.text)
         };
         // With most of the budget left, the whole function, from its header.
         let (lines, text) = shown(8000);
-        assert_eq!(lines, [(Fidelity::Full, 0)], "{text}");
+        assert_eq!(lines, [(Fidelity::Full, 0, None)], "{text}");
         assert!(text.contains("total_0 = compute_0") && text.contains("batch_size <= 0"));
-        // At a tight budget, its card and the lines that matter.
+        assert!(!text.contains("part-of="), "{text}");
+        // At a tight budget, its card and the lines that matter, which say they are part of
+        // the function's 75 lines.
         let (lines, text) = shown(700);
         assert_eq!(lines.len(), 2, "{text}");
-        assert_eq!(lines[0], (Fidelity::Compact, 0), "{text}");
+        assert_eq!(lines[0], (Fidelity::Compact, 0, None), "{text}");
         assert_eq!(lines[1].0, Fidelity::Full, "{text}");
         assert!(lines[1].1 > 0, "{text}");
+        assert_eq!(lines[1].2, Some((0, 74)), "{text}");
+        assert!(text.contains(" part-of=\"1-75\">"), "{text}");
     }
 
     #[test]

@@ -259,6 +259,19 @@ pub fn full(index: &Index, def: DefId) -> Rendering {
     }
 }
 
+/// For a rendering showing part of its definition's code (a window of a long function, the
+/// lines around a call or a trace's frame), the whole definition's lines; `None` for one
+/// showing all of it, a card, or lines of no definition.
+pub fn part_of(index: &Index, def: Option<DefId>, rendering: &Rendering) -> Option<TextRange> {
+    if rendering.fidelity != Fidelity::Full {
+        return None;
+    }
+    let def = def?;
+    let whole = line_span(index, def.file, index.def(def)?.range);
+    let shown = line_span(index, def.file, rendering.range);
+    (whole != shown && whole.contains_range(shown)).then_some(whole)
+}
+
 /// Lines `first..=last` (0-based) of a file.
 pub fn lines(index: &Index, file: FileId, first: u32, last: u32) -> Rendering {
     let data = index.file(file).expect("live file");

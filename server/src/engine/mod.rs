@@ -91,6 +91,9 @@ pub struct ContextItem {
     pub tokens: u32,
     pub score: f32,
     pub reasons: Vec<String>,
+    /// The lines of the whole definition when the item shows part of it (see
+    /// [`items::part_of`]).
+    pub part_of: Option<TextRange>,
 }
 
 #[derive(Clone, Debug)]
@@ -290,24 +293,23 @@ impl Engine {
         });
         lap("assemble", &mut timings);
 
-        let to_item = |candidate: &items::Candidate,
-                       range: TextRange,
-                       fidelity: Fidelity,
-                       tokens: u32| ContextItem {
-            section: candidate.section,
-            file: candidate.file,
-            path: index
-                .file(candidate.file)
-                .map(|data| data.path.to_string())
-                .unwrap_or_default(),
-            range,
-            symbol: candidate.symbol.clone(),
-            kind: candidate.kind,
-            fidelity,
-            tokens,
-            score: round_score(candidate.score),
-            reasons: candidate.reasons.clone(),
-        };
+        let to_item =
+            |candidate: &items::Candidate, rendering: &items::Rendering, tokens: u32| ContextItem {
+                section: candidate.section,
+                file: candidate.file,
+                path: index
+                    .file(candidate.file)
+                    .map(|data| data.path.to_string())
+                    .unwrap_or_default(),
+                range: rendering.range,
+                symbol: candidate.symbol.clone(),
+                kind: candidate.kind,
+                fidelity: rendering.fidelity,
+                tokens,
+                score: round_score(candidate.score),
+                reasons: candidate.reasons.clone(),
+                part_of: items::part_of(index, candidate.def, rendering),
+            };
         // Items in the order they appear in the text: by section, then as chosen.
         let mut items: Vec<ContextItem> = Vec::new();
         for section in Section::ALL {
@@ -318,12 +320,7 @@ impl Engine {
             {
                 let candidate = &expansion.candidates[chosen.candidate_idx];
                 let rendering = chosen.rendering(&expansion.candidates);
-                items.push(to_item(
-                    candidate,
-                    rendering.range,
-                    rendering.fidelity,
-                    chosen.tokens,
-                ));
+                items.push(to_item(candidate, rendering, chosen.tokens));
             }
         }
         let omitted = assembly
@@ -335,7 +332,7 @@ impl Engine {
                     .renderings
                     .last()
                     .expect("candidates have renderings");
-                let item = to_item(candidate, cheapest.range, cheapest.fidelity, left.tokens);
+                let item = to_item(candidate, cheapest, left.tokens);
                 (item, left.omission)
             })
             .collect();

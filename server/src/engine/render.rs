@@ -44,6 +44,8 @@ pub struct Block<'a> {
     pub kind: Option<&'a str>,
     pub fidelity: &'static str,
     pub of: Option<&'a str>,
+    /// 1-based inclusive lines of the whole definition the block shows part of.
+    pub part_of: Option<(u32, u32)>,
     pub body: &'a str,
 }
 
@@ -106,6 +108,9 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
             if let Some(of) = block.of {
                 attrs.push_str(&format!(" of=\"{}\"", escape_attr(of)));
             }
+            if let Some((first, last)) = block.part_of {
+                attrs.push_str(&format!(" part-of=\"{first}-{last}\""));
+            }
             format!("<{tag} {attrs}>\n{}</{tag}>\n", block.body)
         }
         Format::Markdown => {
@@ -117,8 +122,12 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
                 .of
                 .map(|of| format!(", calls `{of}`"))
                 .unwrap_or_default();
+            let part = block
+                .part_of
+                .map(|(first, last)| format!(" (part of {first}-{last})"))
+                .unwrap_or_default();
             format!(
-                "### {title}{}:{lines}{of}\n```{}\n{}```\n",
+                "### {title}{}:{lines}{part}{of}\n```{}\n{}```\n",
                 block.path,
                 fence_lang(block.lang),
                 block.body
@@ -137,6 +146,9 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
                 fields.push(format!("\"kind\":{}", json_string(kind)));
             }
             fields.push(format!("\"fidelity\":{}", json_string(block.fidelity)));
+            if let Some((first, last)) = block.part_of {
+                fields.push(format!("\"partOf\":[{first},{last}]"));
+            }
             fields.push(format!("\"content\":{}", json_string(block.body)));
             format!("{{{}}}", fields.join(","))
         }
@@ -335,5 +347,37 @@ pub fn section_overhead(format: Format, section: Section) -> String {
     match format {
         Format::Json => ",\n".to_owned(),
         _ => section_open(format, section) + &section_close(format, section),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(part_of: Option<(u32, u32)>) -> Block<'static> {
+        Block {
+            section: Section::Code,
+            path: "db/query.py",
+            lang: Some(Language::Python),
+            lines: (40, 69),
+            symbol: Some("create"),
+            kind: Some("function"),
+            fidelity: "full",
+            of: None,
+            part_of,
+            body: "    return objs\n",
+        }
+    }
+
+    #[test]
+    fn a_block_showing_part_of_a_definition_says_so_in_every_format() {
+        for (format, marker) in [
+            (Format::Xml, " part-of=\"1-75\">"),
+            (Format::Markdown, "db/query.py:40-69 (part of 1-75)\n"),
+            (Format::Json, "\"partOf\":[1,75]"),
+        ] {
+            assert!(block(format, &window(Some((1, 75)))).contains(marker));
+            assert!(!block(format, &window(None)).contains("part"));
+        }
     }
 }

@@ -95,6 +95,11 @@ pub fn context_result_json(
         let range = index
             .file(item.file)
             .map(|data| super::to_proto::range(data, item.range, encoding));
+        let part_of = item.part_of.and_then(|part_of| {
+            index
+                .file(item.file)
+                .map(|data| super::to_proto::range(data, part_of, encoding))
+        });
         json!({
             "section": item.section.name(),
             "path": item.path,
@@ -106,6 +111,7 @@ pub fn context_result_json(
             "tokens": item.tokens,
             "score": decimal(item.score, 4),
             "reasons": item.reasons,
+            "partOf": part_of,
         })
     };
     let timings: serde_json::Map<String, serde_json::Value> = result
