@@ -440,7 +440,9 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
             }
             exact => exact,
         };
-        let usable = defined.is_empty()
+        // A word of prose that may be a name (`None` in `returns None`) is not written as
+        // code: what it may name is not the repository's to look up.
+        let usable = (defined.is_empty() && mention.certain)
             || mention.used
             || (fields_too && mention.certain && only_fields(defined));
         if !usable {
@@ -468,6 +470,11 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
                 })
             });
             sites.push((!on_receiver, &data.path, reference.range.start, def));
+        }
+        // A qualified name none of whose uses is on its receiver (`meta.items` where the
+        // code calls `.items()` on everything but `meta`) is not what those uses use.
+        if qualifier.is_some() && !sites.iter().any(|(elsewhere, ..)| !elsewhere) {
+            continue;
         }
         sites.sort();
         for (_, _, _, def) in sites {
@@ -2516,6 +2523,8 @@ export function check(key: unknown) {}
 //- /src/other.ts
 export function keysOf(map: Map<string, number>) { return map.ownKeys(); }
 export function unrelated() {}
+//- /src/first.rs
+pub fn first(keys: &[u8]) -> Option<u8> { if keys.is_empty() { None } else { Some(keys[0]) } }
 "#,
         );
         let analysis = analyze("skip non-enumerable keys: `Reflect.ownKeys` returns them too");
@@ -2530,6 +2539,17 @@ export function unrelated() {}
         // A name the repository defines is a mention, not an external identifier.
         let analysis = analyze("why does `check` reject symbols");
         assert!(external_usages(&index, &analysis).is_empty());
+        // A qualified name none of whose uses is on its receiver is not what they use
+        // (`attribute='meta.ownKeys'` is a value), nor is a capitalized word of prose.
+        for task in [
+            "skip non-enumerable keys: `meta.ownKeys` returns them too",
+            "the key check returns None for Symbols",
+        ] {
+            assert!(external_usages(&index, &analyze(task)).is_empty(), "{task}");
+        }
+        // Written as code, it is one.
+        let usages = external_usages(&index, &analyze("the key check returns `None`"));
+        assert_eq!(usages.len(), 1, "{usages:?}");
     }
 
     #[test]
