@@ -67,6 +67,13 @@ pub(super) fn context(
         timings.wait = ms(started) - timings.index;
         (index, syntax_cache, seed)
     });
+    if index.n_files() == 0 {
+        eprintln!(
+            "codectx: no Python, TypeScript, JavaScript, Go or Rust file to index under {} ({} skipped): the answer is empty",
+            dir.display(),
+            index.skipped().len()
+        );
+    }
     let seed = Arc::new(seed.unwrap_or_default());
     let mut request = ContextRequest::new(task);
     request.budget = budget;
@@ -137,6 +144,23 @@ pub(super) fn context(
                 "none".to_owned()
             } else {
                 compiled.join(", ")
+            }
+        );
+        let mut skipped: std::collections::BTreeMap<&str, usize> = Default::default();
+        for skip in index.skipped() {
+            *skipped.entry(skip.reason.label()).or_default() += 1;
+        }
+        let skipped: Vec<String> = skipped
+            .into_iter()
+            .map(|(reason, n)| format!("{reason} {n}"))
+            .collect();
+        eprintln!(
+            "files: {} indexed, skipped: {}",
+            index.n_files(),
+            if skipped.is_empty() {
+                "none".to_owned()
+            } else {
+                skipped.join(", ")
             }
         );
     }

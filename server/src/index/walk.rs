@@ -321,7 +321,51 @@ pub fn read_source(path: &Path, max_file_size: u64) -> Result<String, SkipReason
     if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
         return Err(SkipReason::Binary);
     }
-    String::from_utf8(bytes).map_err(|_| SkipReason::NotUtf8)
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(err) => {
+            let (text, n_invalid) = with_invalid_bytes_replaced(err.into_bytes());
+            if n_invalid > MAX_INVALID_BYTES.max(text.len() / MAX_INVALID_SHARE) {
+                return Err(SkipReason::NotUtf8);
+            }
+            tracing::info!(
+                path = %path.display(),
+                invalid_bytes = n_invalid,
+                "indexed with bytes that are not UTF-8 read as '?'"
+            );
+            Ok(text)
+        }
+    }
+}
+
+/// A file with this many bytes that are not UTF-8 (or one in [`MAX_INVALID_SHARE`] of its
+/// bytes, if more) is still indexed: a Latin-1 accent in a comment, a stray byte in a
+/// string. More, and it is taken for another encoding and skipped.
+const MAX_INVALID_BYTES: usize = 16;
+const MAX_INVALID_SHARE: usize = 100;
+
+/// The text of `bytes` with each byte that is not part of valid UTF-8 replaced by `?`, one
+/// byte for one (offsets, lines and columns stay those of the file), and how many there
+/// were.
+fn with_invalid_bytes_replaced(mut bytes: Vec<u8>) -> (String, usize) {
+    let mut n_invalid = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        match std::str::from_utf8(&bytes[at..]) {
+            Ok(_) => break,
+            Err(err) => {
+                let bad = at + err.valid_up_to();
+                let len = err.error_len().unwrap_or(bytes.len() - bad);
+                for byte in &mut bytes[bad..bad + len] {
+                    *byte = b'?';
+                }
+                n_invalid += len;
+                at = bad + len;
+            }
+        }
+    }
+    let text = String::from_utf8(bytes).expect("invalid bytes replaced");
+    (text, n_invalid)
 }
 
 /// Average line length (bytes) above which JavaScript or TypeScript is taken for minified.
@@ -452,6 +496,35 @@ pub fn load(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_few_bytes_that_are_not_utf8_are_read_as_question_marks_one_for_one() {
+        let dir = std::env::temp_dir().join(format!("codectx-walk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A Latin-1 accent in a comment, and a file cut inside a character.
+        let latin1 = dir.join("latin1.py");
+        std::fs::write(
+            &latin1,
+            b"# -*- coding: latin-1 -*-\n# caf\xe9\ndef brew():\n    return 1\n\xc3",
+        )
+        .unwrap();
+        let text = read_source(&latin1, u64::MAX).expect("indexed");
+        assert_eq!(
+            text,
+            "# -*- coding: latin-1 -*-\n# caf?\ndef brew():\n    return 1\n?"
+        );
+        // Mostly not UTF-8: another encoding, skipped.
+        let other = dir.join("other.py");
+        let mut bytes = b"x = '".to_vec();
+        bytes.extend(std::iter::repeat_n(0xe9u8, 40));
+        bytes.extend(b"'\n");
+        std::fs::write(&other, &bytes).unwrap();
+        assert!(matches!(
+            read_source(&other, u64::MAX),
+            Err(SkipReason::NotUtf8)
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn minified_javascript_is_told_from_source() {
