@@ -1341,9 +1341,25 @@ fn callers_and_tests(
         .collect();
     // A use is a call; exploring usages, or renaming the target (every mention changes:
     // a property read, a value passed on), any reference.
+    // A method is named on what holds it (`router.route`, `Type::route`): a bare name that
+    // is not called is a variable of that name (`for route in routes`), except in the body
+    // of its own type (`bulk_update.alters_data = True` in the class). A field is not: a
+    // struct literal names it bare (`Config { wrap: true }`).
+    let owner_range = index
+        .owner(def)
+        .filter(|_| def_data.kind == DefKind::Method)
+        .and_then(|owner| index.def(owner).map(|data| (owner.file, data.range)));
+    let bare_variable = |file: FileId, reference: &crate::syntax::Ref| {
+        owner_range.is_some_and(|(owner_file, range)| {
+            !reference.call
+                && reference.receiver.is_none()
+                && !(file == owner_file && range.contains_range(reference.range))
+        })
+    };
     for (file, data, reference) in index
         .references_named(&visible, &name)
         .filter(|(_, _, r)| r.call || usage || renamed)
+        .filter(|(file, _, r)| !bare_variable(*file, r))
     {
         // A call that resolves to another definition of the name (another type's `new`)
         // is not a use of this one.
@@ -2381,6 +2397,22 @@ def test_connect_file():
         assert_eq!(
             callers_of(&index, map, IntentKind::UsageExploration),
             ["run"]
+        );
+    }
+
+    #[test]
+    fn a_bare_name_of_a_method_outside_its_type_is_a_variable_not_a_use() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /app/routing.py\n\
+             class Router:\n    def route(self, path):\n        return path\n\n    route.public = True\n\n\
+             def url_path_for(routes):\n    for route in routes:\n        print(route)\n\n\
+             def mount(router):\n    return router.route\n",
+        );
+        let route = member(&index, "Router", "route");
+        // The method read on a value, and named in its class's body; not the loop variable.
+        assert_eq!(
+            callers_of(&index, route, IntentKind::UsageExploration),
+            ["Router", "mount"]
         );
     }
 
