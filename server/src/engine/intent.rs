@@ -136,6 +136,9 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     // What the code was meant to do, against what it does (`is supposed to drop the value,
     // but the value stays`).
     (IntentKind::BugFix, "supposed to", 3.0),
+    // A user's expectation against what happened (`I expected one log entry per line`).
+    (IntentKind::BugFix, "i expected", 3.0),
+    (IntentKind::BugFix, "i expect", 2.0),
     (IntentKind::BugFix, "no longer", 2.5),
     (IntentKind::BugFix, "never", 1.0),
     (IntentKind::BugFix, "missing", 1.0),
@@ -589,6 +592,19 @@ fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
         let Some(position) = in_joined[cue_idx].or(in_content[cue_idx]) else {
             continue;
         };
+        // A user telling what they did (`even though I added the header`, `if I add a
+        // field`) asks for no feature and no refactor: the report is of what went wrong.
+        if matches!(kind, IntentKind::Implementation | IntentKind::Refactor) {
+            let text = if in_joined[cue_idx].is_some() {
+                &joined
+            } else {
+                &joined_content
+            };
+            let before = text[..position].trim_end().rsplit(' ').next().unwrap_or("");
+            if matches!(before, "i" | "we") {
+                continue;
+            }
+        }
         let at_start = position == 0;
         let in_title = lines.first().is_some_and(|line| line.contains(needle));
         if matches!(kind, IntentKind::TestWriting | IntentKind::DefinitionLookup) && !at_start {
@@ -775,6 +791,20 @@ mod tests {
         assert_eq!(
             kind_of("a field declared with attribute= is supposed to drop the value, but it stays"),
             IntentKind::BugFix
+        );
+        // A user telling what they did, and what they expected, reports a fault.
+        assert_eq!(
+            kind_of("my preflight gets a 400 even though I added the header to allow_headers"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("lines longer than 64KB come out chopped; I expected one entry per line"),
+            IntentKind::BugFix
+        );
+        // Not so when asked for.
+        assert_eq!(
+            kind_of("add the header to allow_headers"),
+            IntentKind::Implementation
         );
         // An issue's label decides, whatever its text reports.
         assert_eq!(
