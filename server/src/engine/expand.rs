@@ -1339,8 +1339,6 @@ fn callers_and_tests(
         .into_iter()
         .filter(|file| index.shares_names(*file, def.file))
         .collect();
-    // A use is a call; exploring usages, or renaming the target (every mention changes:
-    // a property read, a value passed on), any reference.
     // A method is named on what holds it (`router.route`, `Type::route`): a bare name that
     // is not called is a variable of that name (`for route in routes`), except in the body
     // of its own type (`bulk_update.alters_data = True` in the class). A field is not: a
@@ -1356,6 +1354,8 @@ fn callers_and_tests(
                 && !(file == owner_file && range.contains_range(reference.range))
         })
     };
+    // A use is a call; exploring usages, or renaming the target (every mention changes:
+    // a property read, a value passed on), any reference.
     for (file, data, reference) in index
         .references_named(&visible, &name)
         .filter(|(_, _, r)| r.call || usage || renamed)
