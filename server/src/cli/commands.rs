@@ -207,6 +207,15 @@ pub fn count_by_language(
     (languages, total)
 }
 
+/// How many files the index skipped, by reason (see `SkipReason::label`).
+pub(super) fn skipped_by_reason(index: &Index) -> BTreeMap<&'static str, usize> {
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for skip in index.skipped() {
+        *skipped.entry(skip.reason.label()).or_default() += 1;
+    }
+    skipped
+}
+
 pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
     let dir = resolve_root(root)?;
     let started = Instant::now();
@@ -214,10 +223,7 @@ pub(super) fn index(root: &RootArgs, json: bool) -> Result<(), CliError> {
     let wall = started.elapsed();
     let (languages, total) = count_by_language(&index);
     let total_bytes = total.bytes;
-    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for skip in index.skipped() {
-        *skipped.entry(skip.reason.label()).or_default() += 1;
-    }
+    let skipped = skipped_by_reason(&index);
     let report = IndexReport {
         root: dir.display().to_string(),
         languages,

@@ -146,11 +146,7 @@ pub(super) fn context(
                 compiled.join(", ")
             }
         );
-        let mut skipped: std::collections::BTreeMap<&str, usize> = Default::default();
-        for skip in index.skipped() {
-            *skipped.entry(skip.reason.label()).or_default() += 1;
-        }
-        let skipped: Vec<String> = skipped
+        let skipped: Vec<String> = super::commands::skipped_by_reason(&index)
             .into_iter()
             .map(|(reason, n)| format!("{reason} {n}"))
             .collect();
