@@ -164,6 +164,7 @@ const AUXILIARY_DIRS: &[(&str, &str)] = &[
     ("benchmark", "bench"),
     ("benchmarks", "bench"),
     ("docs", "doc"),
+    ("website", "doc"),
     ("vendor", "vendor"),
     ("_vendor", "vendor"),
     ("vendored", "vendor"),
@@ -226,6 +227,7 @@ mod tests {
             ("src/pip/_vendor/rich/text.py", "vendor"),
             ("docs/examples/app.py", "doc"),
             ("sandbox/client.js", "demo"),
+            ("website/src/pages/index.js", "doc"),
         ] {
             assert_eq!(auxiliary_kind(path), Some(kind), "{path}");
         }

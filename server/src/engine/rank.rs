@@ -56,6 +56,7 @@ const AUXILIARY_WORDS: &[(&str, &str)] = &[
     ("benchmark", "bench"),
     ("doc", "doc"),
     ("documentation", "doc"),
+    ("website", "doc"),
     ("vendor", "vendor"),
 ];
 /// Files that only declare types (see `declares_types_only`) rank below code that runs when
