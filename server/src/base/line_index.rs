@@ -47,6 +47,15 @@ impl LineIndex {
         }
     }
 
+    /// The zero-based first and last lines `range` touches (an empty range: its start's).
+    pub fn lines(&self, range: super::TextRange) -> (u32, u32) {
+        (
+            self.line_col(range.start).line,
+            self.line_col(range.end.saturating_sub(1).max(range.start))
+                .line,
+        )
+    }
+
     /// The byte offset of the start of `line` (clamped to the end of the text).
     pub fn line_start(&self, line: u32) -> u32 {
         self.line_starts
@@ -74,6 +83,16 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_touches_the_lines_of_its_first_and_last_bytes() {
+        let index = LineIndex::new("ab\ncd\n\nxyz");
+        let range = |start, end| crate::base::TextRange { start, end };
+        // Ending with a line's `\n`, a range does not touch the next line.
+        assert_eq!(index.lines(range(0, 6)), (0, 1));
+        assert_eq!(index.lines(range(4, 9)), (1, 3));
+        assert_eq!(index.lines(range(6, 6)), (2, 2));
+    }
 
     #[test]
     fn offsets_round_trip_and_clamp() {

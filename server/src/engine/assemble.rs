@@ -5,7 +5,7 @@
 //! Invariant: the rendered text never exceeds the budget (checked by an exact count of the
 //! final text; items are dropped from the lowest score until it fits); items never overlap.
 
-use super::items::{line_span, Candidate, Fidelity, Rendering, Section};
+use super::items::{Candidate, Fidelity, Rendering, Section};
 use super::render::{self, Block, Format};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, Index};
@@ -119,15 +119,9 @@ fn render_block(input: &AssembleInput<'_>, candidate: &Candidate, rendering: &Re
         );
         return render::entry(line, depth, &rendering.body);
     }
-    let lines_of = |range: crate::base::TextRange| {
-        let span = line_span(input.index, candidate.file, range);
-        (
-            data.line_index.line_col(span.start).line + 1,
-            data.line_index
-                .line_col(span.end.saturating_sub(1).max(span.start))
-                .line
-                + 1,
-        )
+    let lines_of = |range| {
+        let (first, last) = data.line_index.lines(range);
+        (first + 1, last + 1)
     };
     let (first, last) = lines_of(rendering.range);
     render::block(

@@ -278,17 +278,11 @@ impl LineSpan {
     fn of(index: &Index, def: DefId) -> Option<LineSpan> {
         let data = index.file(def.file)?;
         let def_data = index.def(def)?;
-        let line = |offset: u32| data.line_index.line_col(offset).line;
+        let (header, end) = data.line_index.lines(def_data.range);
         Some(LineSpan {
-            header: line(def_data.range.start),
-            name: line(def_data.name_range.end),
-            end: line(
-                def_data
-                    .range
-                    .end
-                    .saturating_sub(1)
-                    .max(def_data.range.start),
-            ),
+            header,
+            name: data.line_index.line_col(def_data.name_range.end).line,
+            end,
         })
     }
 
@@ -1241,6 +1235,14 @@ fn linked_cards(
     }
 }
 
+/// A definition using a target, with the lines of its uses in the order met.
+struct Caller {
+    def: DefId,
+    file: FileId,
+    is_test: bool,
+    lines: Vec<u32>,
+}
+
 /// Which uses of a target come as its callers (its tests come whatever this is).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Uses {
@@ -1267,8 +1269,7 @@ fn callers_and_tests(
     if name.len() < 3 {
         return;
     }
-    // Each caller with the lines of its uses, in the order met.
-    let mut callers: Vec<(bool, FileId, Vec<u32>, DefId)> = Vec::new();
+    let mut callers: Vec<Caller> = Vec::new();
     let mut seen_callers: FxHashMap<DefId, usize> = FxHashMap::default();
     let usage = intent == IntentKind::UsageExploration;
     // A common name is referenced all over a large repository: look where the definition is
@@ -1379,37 +1380,42 @@ fn callers_and_tests(
         }
         let line = data.line_index.line_col(reference.range.start).line;
         if let Some(&at) = seen_callers.get(&caller) {
-            callers[at].2.push(line);
+            callers[at].lines.push(line);
             continue;
         }
         seen_callers.insert(caller, callers.len());
-        let is_test = data.is_test || index.def(caller).is_some_and(|d| d.test);
-        callers.push((is_test, file, vec![line], caller));
+        callers.push(Caller {
+            def: caller,
+            file,
+            is_test: data.is_test || index.def(caller).is_some_and(|d| d.test),
+            lines: vec![line],
+        });
     }
     // Callers that import the target's file first, then by path, the library's before
     // examples, benchmarks and docs (see `base::auxiliary_kind`); tests named for the
     // target first, then those whose file uses it most.
     let importers = index.import_graph().importers(def.file);
-    let mut uses: FxHashMap<FileId, u32> = FxHashMap::default();
-    for (_, file, _, _) in callers.iter().filter(|(is_test, ..)| *is_test) {
-        *uses.entry(*file).or_default() += 1;
+    let mut tests_in_file: FxHashMap<FileId, u32> = FxHashMap::default();
+    for caller in callers.iter().filter(|caller| caller.is_test) {
+        *tests_in_file.entry(caller.file).or_default() += 1;
     }
-    let named: FxHashSet<FileId> = uses
+    let named: FxHashSet<FileId> = tests_in_file
         .keys()
         .copied()
         .filter(|file| names_target(*file))
         .collect();
-    callers.sort_by_key(|(is_test, file, lines, _)| {
+    callers.sort_by_key(|caller| {
+        let (is_test, file) = (caller.is_test, caller.file);
         (
-            *is_test,
-            *is_test && !named.contains(file),
-            std::cmp::Reverse(if *is_test { uses[file] } else { 0 }),
+            is_test,
+            is_test && !named.contains(&file),
+            std::cmp::Reverse(if is_test { tests_in_file[&file] } else { 0 }),
             index
-                .file(*file)
+                .file(file)
                 .is_some_and(|data| data.auxiliary.is_some()),
-            !importers.contains(file) && *file != def.file,
-            index.file(*file).map(|d| d.path.clone()),
-            lines.first().copied(),
+            !importers.contains(&file) && file != def.file,
+            index.file(file).map(|d| d.path.clone()),
+            caller.lines.first().copied(),
         )
     });
     // Callers are what usage questions and refactors are about; for other tasks they are
@@ -1422,11 +1428,17 @@ fn callers_and_tests(
     let mut n_tests = 0;
     // A usage question about a definition it names that only tests use: their uses are its
     // usages.
-    let only_tests_use = usage && target.named && callers.iter().all(|(is_test, ..)| *is_test);
+    let only_tests_use = usage && target.named && callers.iter().all(|caller| caller.is_test);
     // A refactor changes every use: a long caller shows the lines around each of them;
     // otherwise the first use tells how the target is used.
     let every_use = renamed || intent == IntentKind::Refactor;
-    for (is_test, file, mut lines, caller) in callers {
+    for Caller {
+        def: caller,
+        file,
+        is_test,
+        mut lines,
+    } in callers
+    {
         if !every_use {
             lines.truncate(1);
         }
@@ -1601,13 +1613,14 @@ fn imports(
         // (the other imports in it too): it goes on to a later in-repo import while only
         // imports, blank lines and comments lie between, so the item covers exactly the
         // lines it shows (a re-export at the end of the file is another block).
-        let line_of = |offset: u32| data.line_index.line_col(offset).line;
-        let end_line_of = |range: TextRange| line_of(range.end.saturating_sub(1).max(range.start));
         let import_lines: FxHashSet<u32> = data
             .syntax
             .imports
             .iter()
-            .flat_map(|import| line_of(import.range.start)..=end_line_of(import.range))
+            .flat_map(|import| {
+                let (first, last) = data.line_index.lines(import.range);
+                first..=last
+            })
             .collect();
         let between_imports = |line: u32| {
             if import_lines.contains(&line) {
@@ -1618,18 +1631,17 @@ fn imports(
             let text = index.text(def.file, TextRange { start, end }).trim();
             text.is_empty() || text.starts_with('#') || text.starts_with("//")
         };
-        let first = line_of(in_repo[0].range.start);
-        let mut last = end_line_of(in_repo[0].range);
+        let (first, mut last) = data.line_index.lines(in_repo[0].range);
         for import in &in_repo[1..] {
-            let start = line_of(import.range.start);
+            let (start, end) = data.line_index.lines(import.range);
             if start <= last {
-                last = last.max(end_line_of(import.range));
+                last = last.max(end);
                 continue;
             }
             if !(last + 1..start).all(between_imports) {
                 break;
             }
-            last = end_line_of(import.range);
+            last = end;
         }
         let rendering = lines(index, def.file, first, last);
         acc.push(Candidate {

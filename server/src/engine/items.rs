@@ -103,11 +103,7 @@ pub fn line_span(index: &Index, file: FileId, range: TextRange) -> TextRange {
     let Some(data) = index.file(file) else {
         return range;
     };
-    let first = data.line_index.line_col(range.start).line;
-    let last = data
-        .line_index
-        .line_col(range.end.saturating_sub(1).max(range.start))
-        .line;
+    let (first, last) = data.line_index.lines(range);
     TextRange {
         start: data.line_index.line_start(first),
         end: data.line_index.line_end(last),

@@ -324,7 +324,7 @@ pub fn read_source(path: &Path, max_file_size: u64) -> Result<String, SkipReason
     match String::from_utf8(bytes) {
         Ok(text) => Ok(text),
         Err(err) => {
-            let (text, n_invalid) = with_invalid_bytes_replaced(err.into_bytes());
+            let (text, n_invalid) = with_invalid_bytes_replaced(err.as_bytes());
             if n_invalid > MAX_INVALID_BYTES.max(text.len() / MAX_INVALID_SHARE) {
                 return Err(SkipReason::NotUtf8);
             }
@@ -347,24 +347,14 @@ const MAX_INVALID_SHARE: usize = 100;
 /// The text of `bytes` with each byte that is not part of valid UTF-8 replaced by `?`, one
 /// byte for one (offsets, lines and columns stay those of the file), and how many there
 /// were.
-fn with_invalid_bytes_replaced(mut bytes: Vec<u8>) -> (String, usize) {
+fn with_invalid_bytes_replaced(bytes: &[u8]) -> (String, usize) {
+    let mut text = String::with_capacity(bytes.len());
     let mut n_invalid = 0;
-    let mut at = 0;
-    while at < bytes.len() {
-        match std::str::from_utf8(&bytes[at..]) {
-            Ok(_) => break,
-            Err(err) => {
-                let bad = at + err.valid_up_to();
-                let len = err.error_len().unwrap_or(bytes.len() - bad);
-                for byte in &mut bytes[bad..bad + len] {
-                    *byte = b'?';
-                }
-                n_invalid += len;
-                at = bad + len;
-            }
-        }
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        n_invalid += chunk.invalid().len();
+        text.extend(std::iter::repeat_n('?', chunk.invalid().len()));
     }
-    let text = String::from_utf8(bytes).expect("invalid bytes replaced");
     (text, n_invalid)
 }
 

@@ -92,14 +92,11 @@ pub fn context_result_json(
     use serde_json::json;
     let item_json = |item: &crate::engine::ContextItem| {
         let uri = super::to_proto::uri_of(index, item.file).map(|uri| uri.as_str().to_owned());
-        let range = index
-            .file(item.file)
-            .map(|data| super::to_proto::range(data, item.range, encoding));
-        let part_of = item.part_of.and_then(|part_of| {
-            index
-                .file(item.file)
-                .map(|data| super::to_proto::range(data, part_of, encoding))
-        });
+        let data = index.file(item.file);
+        let range = data.map(|data| super::to_proto::range(data, item.range, encoding));
+        let part_of = data
+            .zip(item.part_of)
+            .map(|(data, part_of)| super::to_proto::range(data, part_of, encoding));
         json!({
             "section": item.section.name(),
             "path": item.path,
