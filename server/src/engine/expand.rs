@@ -475,7 +475,14 @@ pub fn expand(
     renamed: &[String],
 ) -> Expansion {
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
-    let primary = primary_targets(index, ranking, top_score);
+    // A rename's use sites (see `Expander::renamed_use_sites`) are not targets: they
+    // leave the targets' places to the definitions the rename changes.
+    let use_site = |ranked: &Ranked| {
+        intent == IntentKind::Refactor
+            && !ranked.direct
+            && ranked.used_names().any(|name| renames(renamed, name))
+    };
+    let primary = primary_targets(index, ranking, top_score, &use_site);
     let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
     // A task naming its targets as code is about their uses: a definition found by its
     // words alone brings no callers then (`rename Mux.handle` lists the callers of `handle`,
@@ -489,6 +496,7 @@ pub fn expand(
             .def(target.def)
             .is_some_and(|def| renames(renamed, &def.name))
     });
+    let written_renamed = renamed;
     let renamed = if renames_a_target { renamed } else { &[] };
     let mut expander = Expander {
         index,
@@ -496,6 +504,7 @@ pub fn expand(
         pinned,
         words_only_callers,
         renamed,
+        written_renamed,
         candidates: Vec::new(),
         carded: FxHashSet::default(),
         terms: terms
@@ -624,14 +633,19 @@ fn containers_follow_members(index: &Index, candidates: &mut Vec<Candidate>) {
 /// qualifier of a named member (`ZodObject` in `ZodObject.strict`) for the member, which
 /// brings it as its container: neither is a target, whose callers and tests the answer
 /// would list.
-fn primary_targets<'r>(index: &Index, ranking: &'r Ranking, top_score: f32) -> Vec<&'r Ranked> {
+fn primary_targets<'r>(
+    index: &Index,
+    ranking: &'r Ranking,
+    top_score: f32,
+    use_site: &dyn Fn(&Ranked) -> bool,
+) -> Vec<&'r Ranked> {
     let mut primary: Vec<&Ranked> = Vec::new();
     for ranked in &ranking.defs {
         if primary.len() >= MAX_PRIMARY {
             break;
         }
         let qualifier_only = !ranked.direct && ranked.marks.qualifier;
-        if qualifier_only {
+        if qualifier_only || use_site(ranked) {
             continue;
         }
         if ranked.score >= top_score * PRIMARY_RATIO || (ranked.direct && primary.len() < 3) {
@@ -658,6 +672,8 @@ struct Expander<'a> {
     /// The names a rename changes (see `QueryAnalysis::renamed`): of the targets, only
     /// those bring their callers.
     renamed: &'a [String],
+    /// The names the task renames, whether or not a target has one of them.
+    written_renamed: &'a [String],
     candidates: Vec<Candidate>,
     carded: FxHashSet<DefId>,
     /// The task's search terms (see `QueryAnalysis::terms`), for the lines of a long target
@@ -788,6 +804,71 @@ impl Expander<'_> {
         }
     }
 
+    /// For a rename, a long definition found as code using a renamed name that no
+    /// definition has (`uses:recomputeInvalidatedAtoms`: a value named after the renamed
+    /// type, an alias bound to it) shows the lines around each line naming it, as a long
+    /// caller does (see [`around_uses`]; a short one comes whole): every one of them
+    /// changes, the rest of the function does not. Lines, not resolved references: the declaration of an alias
+    /// (`const recomputeInvalidatedAtoms = buildingBlocks[13]`) is renamed too. Whether it
+    /// was shown so.
+    fn renamed_use_sites(&mut self, ranked: &Ranked) -> bool {
+        if self.intent != IntentKind::Refactor || ranked.direct {
+            return false;
+        }
+        let index = self.index;
+        let def = ranked.def;
+        let Some(name) = ranked
+            .used_names()
+            .find(|name| renames(self.written_renamed, name))
+        else {
+            return false;
+        };
+        let (Some(data), Some(span)) = (index.file(def.file), LineSpan::of(index, def)) else {
+            return false;
+        };
+        let lines: Vec<u32> = (span.header..=span.end)
+            .filter(|line| {
+                let range = TextRange {
+                    start: data.line_index.line_start(*line),
+                    end: data.line_index.line_end(*line),
+                };
+                holds_word(index.text(def.file, range), name)
+            })
+            .collect();
+        if lines.is_empty() {
+            return false;
+        }
+        // A short one is shown whole.
+        let (windows, below_header) = around_uses(index, def, &lines, MAX_CALLER_LINES)
+            .unwrap_or_else(|| (vec![full(index, def)], false));
+        let candidate = Candidate {
+            named: ranked.named,
+            ..def_candidate(
+                index,
+                def,
+                Section::Code,
+                ranked.score,
+                ranked.reasons.clone(),
+                Vec::new(),
+            )
+        };
+        if below_header {
+            self.candidates.push(Candidate {
+                renderings: vec![compact_with(index, def, false)],
+                score: ranked.score * WINDOW_CARD_SHARE,
+                ..candidate.clone()
+            });
+        }
+        for window in windows {
+            self.candidates.push(Candidate {
+                renderings: vec![window],
+                ..candidate.clone()
+            });
+        }
+        self.carded.insert(def);
+        true
+    }
+
     /// The overrides of a method, with the callers, as code (see [`Index::overrides_of`]),
     /// each a little below the one before; those shown as callers already (a `super()`
     /// call) are not repeated.
@@ -903,6 +984,9 @@ impl Expander<'_> {
                 break;
             }
             if self.carded.contains(&ranked.def) || self.pinned.contains(&ranked.def.file) {
+                continue;
+            }
+            if self.renamed_use_sites(ranked) {
                 continue;
             }
             self.carded.insert(ranked.def);
@@ -3079,6 +3163,70 @@ describe('http adapter', () => {
     }
 
     /// The expansion of a refactor that wants callers and renames `renamed`.
+    #[test]
+    fn a_rename_shows_the_lines_naming_it_in_code_that_uses_it_as_a_value() {
+        // `Rename recomputeAtoms ...`: only the type of another casing is a definition;
+        // the code binds the value to a local of the renamed name and calls it far below.
+        let filler = |from: usize| -> String {
+            (from..from + 30)
+                .map(|i| format!("  const x{i} = {i}\n"))
+                .collect()
+        };
+        let source = format!(
+            "//- /src/store.ts\n\
+             export type RecomputeAtoms = (store: number) => void\n\
+             export function writeAtom(blocks: any[]) {{\n  const recomputeAtoms = blocks[3]\n{}  recomputeAtoms(1)\n{}  return blocks\n}}\n\
+             export function readAtom(blocks: any[]) {{\n  const recomputeAtoms = blocks[3]\n  recomputeAtoms(2)\n}}\n",
+            filler(0),
+            filler(30)
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let ty = index.defs_named("RecomputeAtoms")[0];
+        let mut ranking = one_target(ty, ty.file);
+        for (name, score) in [("writeAtom", 0.8), ("readAtom", 0.7)] {
+            ranking.defs.push(Ranked {
+                reasons: vec!["uses:recomputeAtoms".to_owned()],
+                named: true,
+                ..ranked_by_bm25(&index, name, score)
+            });
+        }
+        let renamed = ["recomputeAtoms".to_owned(), "RecomputeAtoms".to_owned()];
+        let expansion = renaming(&index, &ranking, &renamed);
+        let shown = |symbol: &str| -> Vec<String> {
+            expansion
+                .candidates
+                .iter()
+                .filter(|candidate| candidate.symbol.as_deref() == Some(symbol))
+                .filter(|candidate| candidate.section == Section::Code)
+                .map(|candidate| &candidate.renderings[0])
+                .filter(|rendering| rendering.fidelity == Fidelity::Full)
+                .map(|rendering| rendering.body.clone())
+                .collect()
+        };
+        // The long one: its header with the alias, then the call 30 lines below (after its
+        // card), not the lines between.
+        let long = shown("writeAtom");
+        assert_eq!(long.len(), 2, "{long:?}");
+        assert!(
+            long[0].contains("const recomputeAtoms = blocks[3]"),
+            "{long:?}"
+        );
+        assert!(long[1].contains("  recomputeAtoms(1)\n"), "{long:?}");
+        assert!(
+            long.iter().all(|body| !body.contains("x15 = 15")),
+            "{long:?}"
+        );
+        // The short one whole.
+        assert_eq!(shown("readAtom").len(), 1);
+        assert!(shown("readAtom")[0].contains("recomputeAtoms(2)"));
+        // Without the rename, the long one is a target of its own, its body whole.
+        let plain = renaming(&index, &ranking, &[]);
+        assert!(plain.candidates.iter().any(|candidate| {
+            candidate.symbol.as_deref() == Some("writeAtom")
+                && candidate.renderings[0].body.contains("x15 = 15")
+        }));
+    }
+
     fn renaming(index: &Index, ranking: &Ranking, renamed: &[String]) -> Expansion {
         expand(
             index,

@@ -149,6 +149,18 @@ const REASON_QUALIFIER: &str = "container-of:";
 const REASON_THROWN: &str = "thrown:";
 const REASON_FRAME: &str = "traceback-frame:";
 const REASON_LITERAL: &str = "literal:";
+const REASON_USES: &str = "uses:";
+
+impl Ranked {
+    /// The last parts of the names the task writes whose uses found this definition
+    /// (`uses:meta.items` -> `items`).
+    pub fn used_names(&self) -> impl Iterator<Item = &str> {
+        self.reasons.iter().filter_map(|reason| {
+            let used = reason.strip_prefix(REASON_USES)?;
+            used.rsplit(['.', ':']).next()
+        })
+    }
+}
 
 impl Marks {
     pub fn of(reasons: &[String]) -> Marks {
@@ -433,8 +445,9 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
         if last.chars().count() < 3 {
             continue;
         }
+        let exact = index.defs_named(last);
         let ignoring_case;
-        let defined = match index.defs_named(last) {
+        let defined = match exact {
             [] => {
                 ignoring_case = index.defs_named_ignore_case(last);
                 ignoring_case.as_slice()
@@ -442,8 +455,10 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
             exact => exact,
         };
         // A word of prose that may be a name (`None` in `returns None`) is not written as
-        // code: what it may name is not the repository's to look up.
-        let usable = (defined.is_empty() && mention.certain)
+        // code: what it may name is not the repository's to look up. A name written as code
+        // that only another casing defines (`recomputeInvalidatedAtoms`, a value of the
+        // type `RecomputeInvalidatedAtoms`) is used as written where the code uses it.
+        let usable = (exact.is_empty() && mention.certain)
             || mention.used
             || (fields_too && mention.certain && only_fields(defined));
         if !usable {
@@ -480,7 +495,7 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
         sites.sort();
         for (_, _, _, def) in sites {
             if seen.insert(def) {
-                list.push((def, format!("uses:{}", mention.text)));
+                list.push((def, format!("{REASON_USES}{}", mention.text)));
             }
             if list.len() >= MAX_PER_NAME * 2 {
                 return list;
@@ -2510,6 +2525,34 @@ def option(*param_decls, **attrs):
             "Command"
         )));
         assert!(!opening(reasons_of("Option. calls", "option")));
+    }
+
+    #[test]
+    fn a_name_only_another_casing_defines_points_at_the_code_using_it_as_written() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/store.ts
+export type RecomputeAtoms = (store: number) => void
+export function flush(blocks: any[]) {
+  const recomputeAtoms = blocks[3]
+  recomputeAtoms(1)
+}
+export function unrelated() {}
+"#,
+        );
+        let usages = |task: &str| -> Vec<String> {
+            external_usages(&index, &analyze(task))
+                .iter()
+                .map(|(def, reason)| format!("{} {reason}", index.def(*def).unwrap().name))
+                .collect()
+        };
+        // `recomputeAtoms` is a value here, not the type `RecomputeAtoms`.
+        assert_eq!(
+            usages("Rename recomputeAtoms to recomputeStaleAtoms"),
+            ["flush uses:recomputeAtoms"]
+        );
+        // The type's own name is defined: no uses of it come this way.
+        assert!(usages("Rename RecomputeAtoms to RecomputeStaleAtoms").is_empty());
     }
 
     #[test]
