@@ -236,6 +236,8 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
         }
     }
 
+    trim_shown_members(input, &mut chosen);
+
     // Render and enforce the limit on the exact count of the final text.
     loop {
         let body = render_body(input, &chosen);
@@ -656,6 +658,50 @@ impl<'i, 'a> Packer<'i, 'a> {
     }
 }
 
+/// A container's skeleton (a standard card) beside the whole code of some of its members
+/// lists only the others: their signatures are in their code. Without any left, it is its
+/// header. Only fewer tokens: the budget still holds.
+fn trim_shown_members(input: &AssembleInput<'_>, chosen: &mut [Chosen]) {
+    let candidates = input.candidates;
+    let whole: FxHashSet<DefId> = chosen
+        .iter()
+        .filter(|item| {
+            let rendering = item.rendering(candidates);
+            let def = candidates[item.candidate_idx].def;
+            rendering.fidelity == Fidelity::Full
+                && super::items::part_of(input.index, def, rendering).is_none()
+        })
+        .filter_map(|item| candidates[item.candidate_idx].def)
+        .collect();
+    for item in chosen.iter_mut() {
+        let candidate = &candidates[item.candidate_idx];
+        let rendering = item.rendering(candidates);
+        let Some(def) = candidate.def else {
+            continue;
+        };
+        if rendering.fidelity != Fidelity::Standard
+            || !input
+                .index
+                .members(def)
+                .any(|member| whole.contains(&member))
+        {
+            continue;
+        }
+        let body =
+            super::items::standard_except(input.index, def, super::items::MAX_MEMBERS, |member| {
+                whole.contains(&member)
+            })
+            .unwrap_or_else(|| super::items::compact(input.index, def))
+            .body;
+        let trimmed = Rendering {
+            body,
+            ..rendering.clone()
+        };
+        item.block = render_block(input, candidate, &trimmed);
+        item.tokens = (input.count)(&item.block);
+    }
+}
+
 /// Each section's share of `available` tokens.
 fn allowances(shares: &[u32; 5], available: u32) -> [u32; 5] {
     let share_total: u32 = shares.iter().sum::<u32>().max(1);
@@ -799,6 +845,20 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
             });
             order.extend(in_section);
         } else {
+            // One file's items together, in the order of their lines, the files in the
+            // order of their best items (the packer chose by score): the code reads as
+            // its files do, the best file first.
+            let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
+            for pos in &in_section {
+                let next = file_rank.len();
+                file_rank.entry(file_of(*pos)).or_insert(next);
+            }
+            in_section.sort_by_key(|pos| {
+                (
+                    file_rank[&file_of(*pos)],
+                    chosen[*pos].rendering(candidates).range.start,
+                )
+            });
             // The cards of the definitions also shown as lines, each placed once, right
             // before the first of those lines.
             let shown_as_lines: FxHashSet<DefId> = in_section
@@ -1530,6 +1590,75 @@ class Client:
             assert_eq!(file.shown, in_items, "{}", file.path);
         }
         assert!(result.files.iter().any(|file| file.shown));
+    }
+
+    #[test]
+    fn a_skeleton_beside_its_members_code_lists_only_the_others_and_code_is_by_file_and_line() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /shop/session.py
+class Session:
+    def open(self):
+        return 1
+
+    def clear(self):
+        return 2
+
+    def close(self):
+        return 3
+//- /shop/store.py
+def keep(data):
+    return data
+"#,
+        );
+        let session = index.defs_named("Session")[0];
+        let clear = index.defs_named("clear")[0];
+        let close = index.defs_named("close")[0];
+        let keep = index.defs_named("keep")[0];
+        let standard = crate::engine::items::standard(&index, session, 10).expect("members");
+        let candidates = [
+            shown_as(&index, close, Section::Code, 1.0, full(&index, close)),
+            shown_as(&index, keep, Section::Code, 0.9, full(&index, keep)),
+            shown_as(&index, session, Section::Code, 0.8, standard),
+            shown_as(&index, clear, Section::Code, 0.7, full(&index, clear)),
+        ];
+        let assembly = assembled(&index, &candidates, [0, 1, 0, 0, 0], 1000, None);
+        let text = &assembly.text;
+        // The skeleton lists `open` only: the others are shown whole.
+        assert!(
+            text.contains("class Session\n  2: def open(self)\n</code>"),
+            "{text}"
+        );
+        assert!(!text.contains("  5: def clear(self)"), "{text}");
+        // The best item's file first, its items by line, then the other file.
+        let at = |needle: &str| {
+            text.find(needle)
+                .unwrap_or_else(|| panic!("{needle}: {text}"))
+        };
+        assert!(at("class Session") < at("return 2"), "{text}");
+        assert!(at("return 2") < at("return 3"), "{text}");
+        assert!(at("return 3") < at("return data"), "{text}");
+        // The count is the trimmed text's.
+        let item = assembly
+            .chosen
+            .iter()
+            .find(|item| candidates[item.candidate_idx].def == Some(session))
+            .expect("the skeleton is shown");
+        assert_eq!(item.tokens, item.block.len() as u32 / 4);
+        // With every member shown whole, the skeleton is the class's header.
+        let open = index.defs_named("open")[0];
+        let all = [
+            candidates[0].clone(),
+            candidates[2].clone(),
+            candidates[3].clone(),
+            shown_as(&index, open, Section::Code, 0.6, full(&index, open)),
+        ];
+        let assembly = assembled(&index, &all, [0, 1, 0, 0, 0], 1000, None);
+        assert!(
+            assembly.text.contains("\">\nclass Session\n</code>"),
+            "{}",
+            assembly.text
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::intent::IntentKind;
 use super::items::{
     compact, compact_with, def_lines, full, lines, listed_under, qualified_name, standard,
-    Candidate, Fidelity, Rendering, Section,
+    Candidate, Fidelity, Rendering, Section, MAX_MEMBERS,
 };
 use super::rank::{Ranked, Ranking};
 use super::text::{for_each_word, identifier_terms, is_stop_word};
@@ -41,7 +41,6 @@ const TYPE_SHARE: f32 = 0.4;
 const MAX_CALLERS: usize = 12;
 const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
-const MAX_MEMBERS: usize = 30;
 const MAX_CALLER_LINES: u32 = 30;
 /// A test of at least this many lines (a compile check naming every handler type) is shown
 /// as the lines around its use of the target, as a long caller is: a whole one would cost

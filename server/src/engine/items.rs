@@ -204,16 +204,34 @@ pub fn compact_with(index: &Index, def: DefId, with_doc: bool) -> Rendering {
     }
 }
 
+/// The members a standard card lists at most.
+pub const MAX_MEMBERS: usize = 30;
+
 /// A standard card: the compact card plus the signatures of the definition's members, each
 /// after its name's 1-based line number (`  57: def connect(self)`).
 pub fn standard(index: &Index, def: DefId, max_members: usize) -> Option<Rendering> {
+    standard_except(index, def, max_members, |_| false)
+}
+
+/// [`standard`] without the members `shown` says the answer shows whole (their signatures
+/// are in their code); `None` when no member is left.
+pub fn standard_except(
+    index: &Index,
+    def: DefId,
+    max_members: usize,
+    shown: impl Fn(DefId) -> bool,
+) -> Option<Rendering> {
     let data = index.file(def.file)?;
     let mut rendering = compact(index, def);
     // A run of functions of one name (`@overload` stubs, TypeScript overload signatures, a
     // property's getter and setter) is one member: its first signature, with how many more
     // follow.
     let mut members: Vec<(&crate::syntax::Def, usize)> = Vec::new();
-    for member in index.members(def).filter_map(|member| index.def(member)) {
+    for member in index
+        .members(def)
+        .filter(|member| !shown(*member))
+        .filter_map(|member| index.def(member))
+    {
         match members.last_mut() {
             Some((first, more)) if first.name == member.name && member.kind.is_callable() => {
                 *more += 1;
