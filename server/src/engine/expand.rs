@@ -1424,26 +1424,56 @@ fn callers_and_tests(
         .filter(|file| index.shares_names(*file, def.file))
         .collect();
     // A method is named on what holds it (`router.route`, `Type::route`): a bare name that
-    // is not called is a variable of that name (`for route in routes`), except in the body
-    // of its own type (`bulk_update.alters_data = True` in the class). A field is not: a
-    // struct literal names it bare (`Config { wrap: true }`).
+    // is not called is a variable of that name (`for route in routes`, a parameter `app` of
+    // another method), except in the body of its own type outside its functions
+    // (`bulk_update.alters_data = True` in the class). A field is not: a struct literal
+    // names it bare (`Config { wrap: true }`).
     let owner_range = index
         .owner(def)
         .filter(|_| def_data.kind == DefKind::Method)
         .and_then(|owner| index.def(owner).map(|data| (owner.file, data.range)));
     let bare_variable = |file: FileId, reference: &crate::syntax::Ref| {
         owner_range.is_some_and(|(owner_file, range)| {
-            !reference.call
-                && reference.receiver.is_none()
-                && !(file == owner_file && range.contains_range(reference.range))
+            let in_type_body = || {
+                file == owner_file
+                    && range.contains_range(reference.range)
+                    && !index
+                        .enclosing_defs(file, reference.range.start)
+                        .iter()
+                        .any(|d| index.def(*d).is_some_and(|d| d.kind.is_callable()))
+            };
+            !reference.call && reference.receiver.is_none() && !in_type_body()
         })
     };
+    // `self.app` and `this.app` in the body of another type are that type's (`self.app =
+    // app` in `Route.__init__` is not a use of `Router.app`), unless one of the two types
+    // extends the other (or this one is written outside any type's body).
+    let container = index.container_name(def);
+    let own_member_of_another_type =
+        |file: FileId, data: &crate::index::FileData, reference: &crate::syntax::Ref| {
+            let Some(container) = container else {
+                return false;
+            };
+            let on_self = reference.receiver.is_some_and(|receiver| {
+                matches!(
+                    data.text.get(receiver.as_usize()).map(str::trim),
+                    Some("self" | "this")
+                )
+            });
+            on_self
+                && index
+                    .enclosing_defs(file, reference.range.start)
+                    .iter()
+                    .find_map(|d| index.def(*d).filter(|d| d.kind.is_type_or_impl()))
+                    .is_some_and(|holder| !index.types_related(&holder.name, container))
+        };
     // A use is a call; exploring usages, or renaming the target (every mention changes:
     // a property read, a value passed on), any reference.
     for (file, data, reference) in index
         .references_named(&visible, &name)
         .filter(|(_, _, r)| r.call || usage || renamed)
         .filter(|(file, _, r)| !bare_variable(*file, r))
+        .filter(|(file, data, r)| !own_member_of_another_type(*file, data, r))
     {
         // A call that resolves to another definition of the name (another type's `new`)
         // is not a use of this one.
@@ -2508,6 +2538,26 @@ def test_connect_file():
         assert_eq!(
             callers_of(&index, route, IntentKind::UsageExploration),
             ["Router", "mount"]
+        );
+    }
+
+    #[test]
+    fn a_member_on_self_in_another_types_body_or_a_parameter_of_its_name_is_no_use() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /app/routing.py\n\
+             class Router:\n    def app(self, scope):\n        return scope\n\n\
+             \x20   def mount(self, path, app):\n        return Route(path, app=app)\n\n\
+             \x20   def dispatch(self, scope):\n        return self.app(scope)\n\n\
+             class Route:\n    def __init__(self, path, app):\n        self.app = app\n\n\
+             class SubRouter(Router):\n    def run(self, scope):\n        return self.app(scope)\n\n\
+             def serve(router):\n    return router.app(None)\n",
+        );
+        let app = member(&index, "Router", "app");
+        // Not `Route.__init__`'s own attribute, nor `mount`'s parameter; a subclass's
+        // `self.app` is the method it inherits.
+        assert_eq!(
+            callers_of(&index, app, IntentKind::UsageExploration),
+            ["Router.dispatch", "SubRouter.run", "serve"]
         );
     }
 

@@ -1556,6 +1556,19 @@ impl Index {
         levels
     }
 
+    /// Whether the types named `a` and `b` are one, or one declares the other among its
+    /// bases, at most [`MAX_BASE_DEPTH`] levels up: a member of either may be the other's
+    /// (an override, an inherited method).
+    pub fn types_related(&self, a: &str, b: &str) -> bool {
+        let reaches = |from: &str, to: &str| {
+            let first = self.bases_of_types_named(&[from.into()], &mut FxHashSet::default());
+            self.ancestors_from(from, first)
+                .iter()
+                .any(|level| level.iter().any(|base| **base == *to))
+        };
+        a == b || reaches(a, b) || reaches(b, a)
+    }
+
     /// The bases declared by the types (or, for Rust's traits, the impls) named in `names`
     /// that `seen` does not hold yet, which it then does.
     fn bases_of_types_named(
