@@ -30,6 +30,9 @@ const OVERRIDE_SHARE: f32 = 0.55;
 const CONTAINER_CARD_SHARE: f32 = 0.5;
 /// Cards scoring below this share of the best are left out (listed as omitted).
 const CARD_RATIO: f32 = 0.12;
+/// For a usage question, a function ranked beyond the targets at this share of the best or
+/// more comes as code (then a card), not as a card only.
+const MECHANISM_RATIO: f32 = 0.6;
 const MAX_CARDS: usize = 30;
 const MAX_CALLEES: usize = 8;
 /// A callee or type a target names counts when it resolves to at most this many definitions.
@@ -1000,8 +1003,16 @@ impl Expander<'_> {
                 && index
                     .def(ranked.def)
                     .is_some_and(|def| def.kind.is_callable());
-            let shown = if model {
-                wants_model_test = false;
+            // Explaining how something works, a function ranked near the best beyond the
+            // targets is part of the mechanism: its code, where the budget has room.
+            let mechanism = !is_test
+                && self.intent == IntentKind::UsageExploration
+                && ranked.score >= top_score * MECHANISM_RATIO
+                && index
+                    .def(ranked.def)
+                    .is_some_and(|def| def.kind.is_callable());
+            let shown = if model || mechanism {
+                wants_model_test &= !model;
                 code
             } else {
                 card
@@ -1012,7 +1023,7 @@ impl Expander<'_> {
                 ..shown(
                     index,
                     ranked.def,
-                    section,
+                    if mechanism { Section::Code } else { section },
                     ranked.score,
                     ranked.reasons.clone(),
                 )
@@ -3212,6 +3223,39 @@ describe('http adapter', () => {
     }
 
     /// The expansion of a refactor that wants callers and renames `renamed`.
+    #[test]
+    fn a_usage_question_shows_the_code_of_functions_ranked_near_the_best_beyond_the_targets() {
+        let source: String = (0..10)
+            .map(|i| format!("//- /src/step{i}.py\ndef step{i}(x):\n    return x + {i}\n"))
+            .collect();
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        // 1.0 down to 0.68, then 0.5.
+        let score = |i: usize| if i < 9 { 1.0 - 0.04 * i as f32 } else { 0.5 };
+        let ranking = Ranking {
+            defs: (0..10)
+                .map(|i| ranked_by_bm25(&index, &format!("step{i}"), score(i)))
+                .collect(),
+            files: Vec::new(),
+        };
+        let shown_as_code = |intent: IntentKind| -> Vec<String> {
+            let mut names: Vec<String> = expand(&index, &ranking, intent, false, &[], &[], &[])
+                .candidates
+                .into_iter()
+                .filter(|candidate| candidate.section == Section::Code)
+                .filter(|candidate| candidate.renderings[0].fidelity == Fidelity::Full)
+                .filter_map(|candidate| candidate.symbol)
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        };
+        // Six targets, then the three next (at least 0.6 of the best) as code too, not the
+        // last.
+        assert_eq!(shown_as_code(IntentKind::UsageExploration).len(), 9);
+        // A fix shows the targets' code and the rest as cards.
+        assert_eq!(shown_as_code(IntentKind::BugFix).len(), 6);
+    }
+
     #[test]
     fn a_rename_shows_the_lines_naming_it_in_code_that_uses_it_as_a_value() {
         // `Rename recomputeAtoms ...`: only the type of another casing is a definition;
