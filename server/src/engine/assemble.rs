@@ -817,10 +817,10 @@ fn unnamed_card_files(input: &AssembleInput<'_>, chosen: &[Chosen]) -> FxHashSet
         .collect()
 }
 
-/// The chosen items in the order of the text: by section; in a grouped section by file (in
-/// the order of each file's first chosen item) and by position within a file; otherwise as
-/// chosen (by score), but for a long target's card, which comes right before the lines of
-/// its body it introduces (see `expand::focus_window`).
+/// The chosen items in the order of the text: by section, then by file (in the order of
+/// each file's first chosen item) and by position within a file; outside the grouped
+/// sections, a long target's card comes right before the lines of its body it introduces
+/// (see `expand::focus_window`).
 fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
     let candidates = input.candidates;
     let file_of = |pos: usize| candidates[chosen[pos].candidate_idx].file;
@@ -831,34 +831,23 @@ fn display_order(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<usize> {
         let mut in_section: Vec<usize> = (0..chosen.len())
             .filter(|pos| candidates[chosen[*pos].candidate_idx].section == section)
             .collect();
+        // One file's items together, in the order of their lines, the files in the order of
+        // their first chosen items (the packer chose by score): the code reads as its files
+        // do, the best file first.
+        let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
+        for pos in &in_section {
+            let next = file_rank.len();
+            file_rank.entry(file_of(*pos)).or_insert(next);
+        }
+        in_section.sort_by_key(|pos| {
+            (
+                file_rank[&file_of(*pos)],
+                chosen[*pos].rendering(candidates).range.start,
+            )
+        });
         if render::groups(input.format, section) {
-            let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
-            for pos in &in_section {
-                let next = file_rank.len();
-                file_rank.entry(file_of(*pos)).or_insert(next);
-            }
-            in_section.sort_by_key(|pos| {
-                (
-                    file_rank[&file_of(*pos)],
-                    chosen[*pos].rendering(candidates).range.start,
-                )
-            });
             order.extend(in_section);
         } else {
-            // One file's items together, in the order of their lines, the files in the
-            // order of their best items (the packer chose by score): the code reads as
-            // its files do, the best file first.
-            let mut file_rank: FxHashMap<FileId, usize> = FxHashMap::default();
-            for pos in &in_section {
-                let next = file_rank.len();
-                file_rank.entry(file_of(*pos)).or_insert(next);
-            }
-            in_section.sort_by_key(|pos| {
-                (
-                    file_rank[&file_of(*pos)],
-                    chosen[*pos].rendering(candidates).range.start,
-                )
-            });
             // The cards of the definitions also shown as lines, each placed once, right
             // before the first of those lines.
             let shown_as_lines: FxHashSet<DefId> = in_section
