@@ -26,6 +26,9 @@ pub struct Mention {
     /// Named as what the change replaces (`use file_stem instead of file_name`, `replace
     /// trimRight with trimEnd`): the code using it now is where the change goes.
     pub replaced: bool,
+    /// Written as a call with literal arguments (`contents_first(true)`, `min_depth(1)`):
+    /// how the user configured what they report, not where it goes wrong.
+    pub configured: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -267,6 +270,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     for mention in &mut res.mentions {
         mention.used = tools.contains(mention.text.as_str());
         mention.replaced = replaced.contains(mention.text.as_str());
+        mention.configured = called_with_literals(query, &mention.text);
     }
     // The name a rename gives (`rename get_prep_value to prepare_value`) is not in the
     // repository yet, or is another definition's: not a target, nor a word naming one.
@@ -617,6 +621,34 @@ fn renames(query: &str) -> (FxHashSet<&str>, FxHashSet<&str>) {
     (old_names, names)
 }
 
+/// Whether `query` writes `name` as a call whose arguments are all literals (`true`,
+/// `false`, `None`, `nil`, `null`, numbers, quoted strings): `SetReportCaller(true)`,
+/// `min_depth(1)`.
+fn called_with_literals(query: &str, name: &str) -> bool {
+    query.match_indices(name).any(|(at, _)| {
+        let before = query[..at].chars().next_back();
+        if before.is_some_and(|ch| ch.is_alphanumeric() || ch == '_') {
+            return false;
+        }
+        let Some(rest) = query[at + name.len()..].strip_prefix('(') else {
+            return false;
+        };
+        let Some(close) = rest.find(')') else {
+            return false;
+        };
+        let args = &rest[..close];
+        !args.trim().is_empty()
+            && args.split(',').all(|arg| {
+                let arg = arg.trim();
+                ["true", "false", "True", "False", "None", "nil", "null"].contains(&arg)
+                    || (!arg.is_empty() && arg.parse::<f64>().is_ok())
+                    || (arg.len() >= 2
+                        && ((arg.starts_with('"') && arg.ends_with('"'))
+                            || (arg.starts_with('\'') && arg.ends_with('\''))))
+            })
+    })
+}
+
 fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
     let segments: Vec<String> = text
         .split(['.', ':'])
@@ -637,6 +669,7 @@ fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
         certain,
         used: false,
         replaced: false,
+        configured: false,
     });
 }
 
@@ -857,6 +890,30 @@ pub fn flag_relatives(name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_called_with_literal_arguments_is_configured() {
+        let configured = |query: &str, name: &str| {
+            analyze(query)
+                .mentions
+                .iter()
+                .find(|mention| mention.text == name)
+                .unwrap_or_else(|| panic!("{name} in {query}"))
+                .configured
+        };
+        let report = "With contents_first(true) combined with min_depth(1), some directories \
+                      are never yielded; set_name(\"x\") and max_open(None, 2.5) too, \
+                      but not walk_dir(root) nor sort_by(|a| a)";
+        for name in ["contents_first", "min_depth", "set_name", "max_open"] {
+            assert!(configured(report, name), "{name}");
+        }
+        assert!(!configured(report, "sort_by"));
+        assert!(!configured(
+            "fix contents_first() when it is empty",
+            "contents_first"
+        ));
+        assert!(!configured("the walk_dir(root) call hangs", "walk_dir"));
+    }
 
     #[test]
     fn the_name_a_rename_gives_is_not_a_mention() {

@@ -505,6 +505,160 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
     list
 }
 
+/// Code lines at most of an accessor: a method reading or setting the field of its name.
+const MAX_ACCESSOR_LINES: u32 = 6;
+const MAX_ACCESSORS: usize = 4;
+/// Each reader of a field a task configures through its accessor, as one list of its own.
+const W_READS: f32 = 3.0;
+/// A configured accessor whose field has readers keeps this share of its score: the
+/// behaviour is in the readers.
+const ACCESSOR_SHARE: f32 = 0.6;
+/// A definition reading this many members of one receiver or more prints or copies them
+/// all (a `Debug` impl, a `__repr__`): it is not where one of them matters.
+const MIN_DUMP_MEMBERS: usize = 6;
+/// Fields read in more places than this are read everywhere: where one is read says
+/// nothing of where a behaviour is.
+const MAX_READERS: usize = 8;
+
+/// The field a short method named `def` reads or sets on a receiver (`self.opts.contents_first
+/// = yes` in the builder method `contents_first`): the method is an accessor, and the
+/// field's definition, where the index resolves it.
+fn accessed_field(index: &Index, def: DefId) -> Option<Option<DefId>> {
+    let data = index.file(def.file)?;
+    let def_data = index.def(def)?;
+    if !def_data.kind.is_callable() || (def_data.container.is_none() && def_data.parent.is_none()) {
+        return None;
+    }
+    // From its name: a doc comment above it does not count.
+    let first = data.line_index.line_col(def_data.name_range.start).line;
+    let (_, last) = data.line_index.lines(def_data.range);
+    if last.saturating_sub(first) > MAX_ACCESSOR_LINES + 1 {
+        return None;
+    }
+    let own = data.refs_named(&def_data.name).find(|reference| {
+        !reference.call
+            && reference.receiver.is_some()
+            && def_data.range.contains_range(reference.range)
+    })?;
+    let field = index
+        .goto_definition_within(
+            FilePosition {
+                file: def.file,
+                offset: own.range.start,
+            },
+            1,
+        )
+        .first()
+        .map(|target| target.def)
+        .filter(|field| *field != def);
+    Some(field)
+}
+
+/// The code reading the fields that the accessors a task calls with literal arguments set
+/// (`With contents_first(true) combined with min_depth(1), ...`: the builder stores
+/// `self.opts.contents_first`, the iterator's `handle_entry` reads it), and those accessors:
+/// the task says how it configured what it reports, and nothing happens in an accessor; the
+/// behaviour is where the field is read. Not other accessors, nor code reading every member
+/// of its receiver (a `Debug` impl), nor a member of that name of another type (the demo's
+/// `args.min_depth`); none when a field is read in more than [`MAX_READERS`] places; the
+/// readers in an accessor's file first, then those reading the most of the fields.
+fn accessor_readers(
+    index: &Index,
+    analysis: &QueryAnalysis,
+    exact: &Candidates,
+) -> (Candidates, Vec<DefId>) {
+    let configured = |name: &str| {
+        analysis.mentions.iter().any(|mention| {
+            mention.configured && mention.segments.last().is_some_and(|last| last == name)
+        })
+    };
+    let accessors: Vec<(DefId, &str, Option<DefId>)> = exact
+        .iter()
+        .filter_map(|(def, _)| {
+            let name = &*index.def(*def)?.name;
+            if !configured(name) {
+                return None;
+            }
+            let field = accessed_field(index, *def)?;
+            Some((*def, name, field))
+        })
+        .take(MAX_ACCESSORS)
+        .collect();
+    let mut readers: Vec<(DefId, Vec<&str>)> = Vec::new();
+    for (accessor, name, field) in &accessors {
+        let files = index.files_referencing(name);
+        if files.len() > MAX_USAGE_FILES {
+            continue;
+        }
+        for (file, data, reference) in index.references_named(files, name) {
+            if reference.call || reference.receiver.is_none() {
+                continue;
+            }
+            if field.is_some_and(|field| index.resolves_elsewhere(file, reference, field)) {
+                continue;
+            }
+            let Some(&reader) = index
+                .enclosing_defs(file, reference.range.start)
+                .iter()
+                .find(|d| index.def(**d).is_some_and(|d| d.kind.is_callable()))
+            else {
+                continue;
+            };
+            if reader == *accessor
+                || index.is_test_def(reader)
+                || is_test_file(index, file)
+                || accessed_field(index, reader).is_some()
+            {
+                continue;
+            }
+            match readers.iter_mut().find(|(def, _)| *def == reader) {
+                Some((_, names)) => {
+                    if !names.contains(name) {
+                        names.push(name);
+                    }
+                }
+                None => {
+                    let receiver = reference.receiver.expect("checked above");
+                    let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
+                    if reads_every_member(index, reader, receiver_text) {
+                        continue;
+                    }
+                    readers.push((reader, vec![name]));
+                }
+            }
+        }
+    }
+    if readers.len() > MAX_READERS || readers.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let files: FxHashSet<FileId> = accessors.iter().map(|(def, _, _)| def.file).collect();
+    // Stable: the order met within equal keys.
+    readers
+        .sort_by_key(|(def, names)| (!files.contains(&def.file), std::cmp::Reverse(names.len())));
+    let readers = readers
+        .into_iter()
+        .map(|(def, names)| (def, format!("reads:{}", names.join("+"))))
+        .collect();
+    (readers, accessors.iter().map(|(def, _, _)| *def).collect())
+}
+
+/// Whether `def` reads [`MIN_DUMP_MEMBERS`] or more members of a receiver written `receiver`.
+fn reads_every_member(index: &Index, def: DefId, receiver: &str) -> bool {
+    let (Some(data), Some(def_data)) = (index.file(def.file), index.def(def)) else {
+        return false;
+    };
+    let mut names: FxHashSet<&str> = FxHashSet::default();
+    for reference in data.syntax.refs_in(def_data.range) {
+        let on_receiver = reference
+            .receiver
+            .is_some_and(|r| data.text.get(r.as_usize()) == Some(receiver));
+        if on_receiver && !reference.call {
+            names.insert(data.ref_text(reference));
+        }
+    }
+    names.len() >= MIN_DUMP_MEMBERS
+}
+
 /// At most this many uses of a receiver's member are looked at to read the receiver's type.
 const MAX_RECEIVER_SITES: usize = 48;
 /// Enough uses agreeing on one definition.
@@ -794,6 +948,12 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         Found::ByName
     };
     fusion.add_list(W_MENTION, &named.exact, mentions_found);
+    // Each reader of a configured field as strongly as any other: they are where the
+    // configured behaviour happens, in no order of their own.
+    let (readers, read_accessors) = accessor_readers(index, analysis, &named.exact);
+    for reader in readers {
+        fusion.add_list(W_READS, &[reader], Found::ByName);
+    }
     fusion.add_list(W_MENTION_FUZZY, &named.fuzzy, Found::ByName);
     fusion.add_list(W_USED_MENTION, &named.used, Found::ByName);
     let mentioned = mentioned_files(input);
@@ -833,6 +993,16 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         &penalties,
         &neighbourhood,
     );
+    let mut defs = defs;
+    if !read_accessors.is_empty() {
+        for ranked in &mut defs {
+            if read_accessors.contains(&ranked.def) {
+                ranked.score *= ACCESSOR_SHARE;
+                ranked.reasons.push("accessor".to_owned());
+            }
+        }
+        defs.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
     let files = rank_files(input, &defs, &bm25_files, &path_words, &penalties);
     Ranking { defs, files }
 }
@@ -2525,6 +2695,71 @@ def option(*param_decls, **attrs):
             "Command"
         )));
         assert!(!opening(reasons_of("Option. calls", "option")));
+    }
+
+    #[test]
+    fn a_configured_accessor_points_at_the_code_reading_its_field() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/lib.rs
+pub struct Options {
+    contents_first: bool,
+    a: bool,
+    b: bool,
+    c: bool,
+    d: bool,
+    e: bool,
+}
+pub struct WalkDir {
+    opts: Options,
+}
+impl WalkDir {
+    pub fn contents_first(mut self, yes: bool) -> Self {
+        self.opts.contents_first = yes;
+        self
+    }
+}
+pub struct Iter {
+    opts: Options,
+}
+impl Iter {
+    fn handle_entry(&mut self) -> bool {
+        if self.opts.contents_first {
+            return true;
+        }
+        false
+    }
+    fn dump(&self) -> (bool, bool, bool, bool, bool, bool) {
+        (self.opts.contents_first, self.opts.a, self.opts.b, self.opts.c, self.opts.d,
+            self.opts.e)
+    }
+}
+//- /demo/main.rs
+pub struct Args {
+    contents_first: bool,
+}
+fn run(args: Args) -> bool {
+    args.contents_first
+}
+"#,
+        );
+        let readers = |task: &str| -> Vec<String> {
+            let analysis = analyze(task);
+            let named = named_targets(&index, &analysis);
+            let (readers, accessors) = accessor_readers(&index, &analysis, &named.exact);
+            assert_eq!(accessors.is_empty(), readers.is_empty());
+            readers
+                .iter()
+                .map(|(def, reason)| format!("{} {reason}", index.def(*def).unwrap().name))
+                .collect()
+        };
+        // Not the dump of every field, nor another type's field of that name.
+        assert_eq!(
+            readers("With contents_first(true) some directories are never yielded"),
+            ["handle_entry reads:contents_first"]
+        );
+        // Named, not configured: the accessor may be what changes.
+        assert!(readers("contents_first should return a Result").is_empty());
     }
 
     #[test]
