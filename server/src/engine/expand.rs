@@ -479,11 +479,7 @@ pub fn expand(
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     // A rename's use sites (see `Expander::renamed_use_sites`) are not targets: they
     // leave the targets' places to the definitions the rename changes.
-    let use_site = |ranked: &Ranked| {
-        intent == IntentKind::Refactor
-            && !ranked.direct
-            && ranked.used_names().any(|name| renames(renamed, name))
-    };
+    let use_site = |ranked: &Ranked| renamed_use(intent, renamed, ranked).is_some();
     let primary = primary_targets(index, ranking, top_score, &use_site);
     let primary_ids: Vec<DefId> = primary.iter().map(|ranked| ranked.def).collect();
     // A task naming its targets as code is about their uses: a definition found by its
@@ -814,15 +810,9 @@ impl Expander<'_> {
     /// (`const recomputeInvalidatedAtoms = buildingBlocks[13]`) is renamed too. Whether it
     /// was shown so.
     fn renamed_use_sites(&mut self, ranked: &Ranked) -> bool {
-        if self.intent != IntentKind::Refactor || ranked.direct {
-            return false;
-        }
         let index = self.index;
         let def = ranked.def;
-        let Some(name) = ranked
-            .used_names()
-            .find(|name| renames(self.written_renamed, name))
-        else {
+        let Some(name) = renamed_use(self.intent, self.written_renamed, ranked) else {
             return false;
         };
         let (Some(data), Some(span)) = (index.file(def.file), LineSpan::of(index, def)) else {
@@ -1638,6 +1628,15 @@ fn callers_and_tests(
             n_callers += 1;
         }
     }
+}
+
+/// For a refactor, the renamed name (of `renamed`) whose uses found `ranked`, a definition
+/// the task does not name: the code using the name, to show where it names it.
+fn renamed_use<'r>(intent: IntentKind, renamed: &[String], ranked: &'r Ranked) -> Option<&'r str> {
+    if intent != IntentKind::Refactor || ranked.direct {
+        return None;
+    }
+    ranked.used_names().find(|name| renames(renamed, name))
 }
 
 /// Whether a rename of the names `renamed` renames a definition named `name`.

@@ -585,15 +585,16 @@ fn accessor_readers(
         .take(MAX_ACCESSORS)
         .collect();
     let mut readers: Vec<(DefId, Vec<&str>)> = Vec::new();
+    let mut dumps: FxHashSet<DefId> = FxHashSet::default();
     for (accessor, name, field) in &accessors {
         let files = index.files_referencing(name);
         if files.len() > MAX_USAGE_FILES {
             continue;
         }
         for (file, data, reference) in index.references_named(files, name) {
-            if reference.call || reference.receiver.is_none() {
+            let Some(receiver) = reference.receiver.filter(|_| !reference.call) else {
                 continue;
-            }
+            };
             if field.is_some_and(|field| index.resolves_elsewhere(file, reference, field)) {
                 continue;
             }
@@ -605,6 +606,7 @@ fn accessor_readers(
                 continue;
             };
             if reader == *accessor
+                || dumps.contains(&reader)
                 || index.is_test_def(reader)
                 || is_test_file(index, file)
                 || accessed_field(index, reader).is_some()
@@ -618,12 +620,12 @@ fn accessor_readers(
                     }
                 }
                 None => {
-                    let receiver = reference.receiver.expect("checked above");
                     let receiver_text = data.text.get(receiver.as_usize()).unwrap_or("");
                     if reads_every_member(index, reader, receiver_text) {
-                        continue;
+                        dumps.insert(reader);
+                    } else {
+                        readers.push((reader, vec![name]));
                     }
-                    readers.push((reader, vec![name]));
                 }
             }
         }
