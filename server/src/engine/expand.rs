@@ -42,6 +42,9 @@ const CALLEE_SHARE: f32 = 0.45;
 const MAX_TYPES: usize = 4;
 const TYPE_SHARE: f32 = 0.4;
 const MAX_CALLERS: usize = 12;
+/// A caller's share of its target's score when callers are what the task is about (a usage
+/// question, a refactor).
+const WANTED_CALLER_WEIGHT: f32 = 0.55;
 const MAX_TESTS: usize = 6;
 const MAX_FULL_LINES: u32 = 220;
 const MAX_CALLER_LINES: u32 = 30;
@@ -1535,9 +1538,12 @@ fn callers_and_tests(
     // Callers are what usage questions and refactors are about; for other tasks they are
     // context that rarely needs to change.
     let caller_weight = match intent {
-        IntentKind::UsageExploration | IntentKind::Refactor => 0.55,
+        IntentKind::UsageExploration | IntentKind::Refactor => WANTED_CALLER_WEIGHT,
         _ => 0.3,
     };
+    if renamed {
+        renamed_imports(index, def, &name, score, pinned, acc);
+    }
     let mut n_callers = 0;
     let mut n_tests = 0;
     // A usage question about a definition it names that only tests use: their uses are its
@@ -1626,6 +1632,48 @@ fn callers_and_tests(
                 None => acc.push(caller_candidate(vec![full(index, caller)])),
             }
             n_callers += 1;
+        }
+    }
+}
+
+/// The lines importing a renamed definition's name (`from .encoding import want_bytes`, a
+/// package's re-export, `use crate::speed::Result`), which no function holds: a rename
+/// changes them too. As callers, at most [`MAX_CALLERS`], in the languages that can name it.
+fn renamed_imports(
+    index: &Index,
+    def: DefId,
+    name: &str,
+    score: f32,
+    pinned: &[FileId],
+    acc: &mut Vec<Candidate>,
+) {
+    let mut n_added = 0;
+    for (file, data) in index.files() {
+        if pinned.contains(&file) || !index.shares_names(file, def.file) {
+            continue;
+        }
+        for import in &data.syntax.imports {
+            if n_added >= MAX_CALLERS {
+                return;
+            }
+            if !import.names.iter().any(|imported| &*imported.name == name) {
+                continue;
+            }
+            let (first, last) = data.line_index.lines(import.range);
+            acc.push(Candidate {
+                section: Section::Callers,
+                file,
+                def: None,
+                symbol: None,
+                kind: None,
+                score: score * WANTED_CALLER_WEIGHT / (1.0 + n_added as f32 * 0.15),
+                reasons: vec![format!("imports:{name}")],
+                named: false,
+                frame: false,
+                of: Some(name.to_owned()),
+                renderings: vec![lines(index, file, first, last)],
+            });
+            n_added += 1;
         }
     }
 }
@@ -3253,6 +3301,45 @@ describe('http adapter', () => {
         assert_eq!(shown_as_code(IntentKind::UsageExploration).len(), 9);
         // A fix shows the targets' code and the rest as cards.
         assert_eq!(shown_as_code(IntentKind::BugFix).len(), 6);
+    }
+
+    #[test]
+    fn a_rename_shows_the_lines_importing_the_renamed_name() {
+        let (index, _) = crate::index::tests::index_fixture(
+            "//- /pkg/db.py\ndef store(data):\n    return data\n\
+             //- /pkg/__init__.py\nfrom .db import store\n\
+             //- /pkg/app.py\nimport os\nfrom .db import store\n\n\ndef run():\n    return store(1)\n\
+             //- /pkg/other.py\nfrom .db import load\n",
+        );
+        let target = index.defs_named("store")[0];
+        let ranking = one_target(target, target.file);
+        let imports = |renamed: &[String]| -> Vec<(String, String)> {
+            let expansion = renaming(&index, &ranking, renamed);
+            let mut found: Vec<(String, String)> = with_reason(&expansion, "imports:store")
+                .into_iter()
+                .map(|candidate| {
+                    let path = index.file(candidate.file).unwrap().path.to_string();
+                    (path, candidate.renderings[0].body.clone())
+                })
+                .collect();
+            found.sort();
+            found
+        };
+        assert_eq!(
+            imports(&["store".to_owned()]),
+            [
+                (
+                    "pkg/__init__.py".to_owned(),
+                    "from .db import store\n".to_owned()
+                ),
+                (
+                    "pkg/app.py".to_owned(),
+                    "from .db import store\n".to_owned()
+                ),
+            ]
+        );
+        // A refactor that renames nothing leaves the imports as they are.
+        assert!(imports(&[]).is_empty());
     }
 
     #[test]
