@@ -470,6 +470,20 @@ fn bad_arguments_exit_with_2_and_say_why_on_stderr() {
         &["outline", &readme.display().to_string()],
         "not a supported source file",
     );
+    // Any budget out of range, or not a number, gets the same message, naming the range.
+    for budget in ["0", "-5", "99999999999", "abc", "100"] {
+        assert_usage_error(
+            &[
+                "context",
+                "fix it",
+                "--root",
+                &py_shop(),
+                "--budget",
+                budget,
+            ],
+            "must be a whole number of tokens from 256 to 200000",
+        );
+    }
     assert_usage_error(&["index", "--bogus"], "unexpected argument '--bogus'");
     assert_usage_error(&[], "no command given");
 }

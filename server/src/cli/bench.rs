@@ -53,7 +53,7 @@ pub enum BenchCommand {
         /// A file with one task per line (default: a built-in set of generic tasks).
         #[arg(long, value_name = "FILE")]
         queries: Option<std::path::PathBuf>,
-        #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET)]
+        #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET, value_parser = super::parse_budget, allow_negative_numbers = true)]
         budget: u32,
         #[arg(long)]
         json: bool,

@@ -106,7 +106,7 @@ enum Command {
         #[command(flatten)]
         root: RootArgs,
         /// Token budget (256 to 200000).
-        #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET)]
+        #[arg(long, default_value_t = crate::engine::DEFAULT_BUDGET, value_parser = parse_budget, allow_negative_numbers = true)]
         budget: u32,
         /// Output format of the context text: xml, markdown or json.
         #[arg(long, default_value = "xml")]
@@ -163,6 +163,25 @@ pub(crate) fn emit(text: &str) {
 }
 
 /// Sets up `tracing` to stderr, filtered by `CODECTX_LOG` (default: warnings).
+/// A `--budget`: a whole number of tokens the engine accepts. Zero, a negative number, one
+/// too large for any type and a word all get the same message, naming the range.
+pub(crate) fn parse_budget(value: &str) -> Result<u32, String> {
+    let range = crate::engine::MIN_BUDGET..=crate::engine::MAX_BUDGET;
+    value
+        .trim()
+        .parse::<i128>()
+        .ok()
+        .and_then(|budget| u32::try_from(budget).ok())
+        .filter(|budget| range.contains(budget))
+        .ok_or_else(|| {
+            format!(
+                "must be a whole number of tokens from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
 pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("CODECTX_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
