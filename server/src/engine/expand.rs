@@ -847,19 +847,13 @@ impl Expander<'_> {
                 Vec::new(),
             )
         };
-        if below_header {
-            self.candidates.push(Candidate {
-                renderings: vec![compact_with(index, def, false)],
-                score: ranked.score * WINDOW_CARD_SHARE,
-                ..candidate.clone()
-            });
-        }
-        for window in windows {
-            self.candidates.push(Candidate {
-                renderings: vec![window],
-                ..candidate.clone()
-            });
-        }
+        push_around_uses(
+            index,
+            &candidate,
+            (windows, below_header),
+            ranked.score * WINDOW_CARD_SHARE,
+            &mut self.candidates,
+        );
         self.carded.insert(def);
         true
     }
@@ -1584,20 +1578,7 @@ fn callers_and_tests(
             );
             test.of = Some(name.clone());
             match around_uses(index, caller, &lines, MAX_TEST_LINES) {
-                Some((windows, below_header)) => {
-                    if below_header {
-                        acc.push(Candidate {
-                            renderings: vec![compact_with(index, caller, false)],
-                            ..test.clone()
-                        });
-                    }
-                    for window in windows {
-                        acc.push(Candidate {
-                            renderings: vec![window],
-                            ..test.clone()
-                        });
-                    }
-                }
+                Some(windows) => push_around_uses(index, &test, windows, test.score, acc),
                 None => acc.push(test),
             }
             n_tests += 1;
@@ -1621,13 +1602,9 @@ fn callers_and_tests(
                 renderings,
             };
             match around_uses(index, caller, &lines, MAX_CALLER_LINES) {
-                Some((windows, below_header)) => {
-                    if below_header {
-                        acc.push(caller_candidate(vec![compact_with(index, caller, false)]));
-                    }
-                    for window in windows {
-                        acc.push(caller_candidate(vec![window]));
-                    }
+                Some(windows) => {
+                    let shown = caller_candidate(Vec::new());
+                    push_around_uses(index, &shown, windows, shown.score, acc);
                 }
                 None => acc.push(caller_candidate(vec![full(index, caller)])),
             }
@@ -1685,6 +1662,31 @@ fn renamed_use<'r>(intent: IntentKind, renamed: &[String], ranked: &'r Ranked) -
         return None;
     }
     ranked.used_names().find(|name| renames(renamed, name))
+}
+
+/// The candidates showing `shown`'s definition as the lines around its uses (see
+/// [`around_uses`]), each as `shown` in all else: its card first, at `card_score`, when the
+/// lines start below its header, then each window.
+fn push_around_uses(
+    index: &Index,
+    shown: &Candidate,
+    (windows, below_header): (Vec<Rendering>, bool),
+    card_score: f32,
+    acc: &mut Vec<Candidate>,
+) {
+    if let (true, Some(def)) = (below_header, shown.def) {
+        acc.push(Candidate {
+            renderings: vec![compact_with(index, def, false)],
+            score: card_score,
+            ..shown.clone()
+        });
+    }
+    for window in windows {
+        acc.push(Candidate {
+            renderings: vec![window],
+            ..shown.clone()
+        });
+    }
 }
 
 /// Whether a rename of the names `renamed` renames a definition named `name`.

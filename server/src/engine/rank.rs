@@ -994,17 +994,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
         &path_words,
         &penalties,
         &neighbourhood,
+        &read_accessors,
     );
-    let mut defs = defs;
-    if !read_accessors.is_empty() {
-        for ranked in &mut defs {
-            if read_accessors.contains(&ranked.def) {
-                ranked.score *= ACCESSOR_SHARE;
-                ranked.reasons.push("accessor".to_owned());
-            }
-        }
-        defs.sort_by(|a, b| b.score.total_cmp(&a.score));
-    }
     let files = rank_files(input, &defs, &bm25_files, &path_words, &penalties);
     Ranking { defs, files }
 }
@@ -1900,6 +1891,7 @@ fn score_definitions(
     path_words: &PathWordMatches,
     penalties: &FilePenalties<'_>,
     neighbourhood: &Neighbourhood,
+    read_accessors: &[DefId],
 ) -> Vec<Ranked> {
     let index = input.index;
     let wants_tests = wants_tests(input);
@@ -1970,6 +1962,10 @@ fn score_definitions(
             } else if neighbourhood.active_neighbours.contains(&def.file) {
                 score *= NEIGHBOUR_BOOST;
                 reasons.push("near-active-file".to_owned());
+            }
+            if read_accessors.contains(&def) {
+                score *= ACCESSOR_SHARE;
+                reasons.push("accessor".to_owned());
             }
             if input.pinned.contains(&def.file) {
                 reasons.push("pinned".to_owned());

@@ -1501,13 +1501,7 @@ impl Index {
             .filter(|other| *other != def)
             .filter(|other| {
                 self.container_name(*other).is_some_and(|type_name| {
-                    type_name != container && {
-                        let first = self
-                            .bases_of_types_named(&[type_name.into()], &mut FxHashSet::default());
-                        self.ancestors_from(type_name, first)
-                            .iter()
-                            .any(|level| level.iter().any(|base| **base == *container))
-                    }
+                    type_name != container && self.extends(type_name, container)
                 })
             })
             .collect()
@@ -1560,13 +1554,16 @@ impl Index {
     /// bases, at most [`MAX_BASE_DEPTH`] levels up: a member of either may be the other's
     /// (an override, an inherited method).
     pub fn types_related(&self, a: &str, b: &str) -> bool {
-        let reaches = |from: &str, to: &str| {
-            let first = self.bases_of_types_named(&[from.into()], &mut FxHashSet::default());
-            self.ancestors_from(from, first)
-                .iter()
-                .any(|level| level.iter().any(|base| **base == *to))
-        };
-        a == b || reaches(a, b) || reaches(b, a)
+        a == b || self.extends(a, b) || self.extends(b, a)
+    }
+
+    /// Whether the types named `type_name` declare `base` among their bases, at most
+    /// [`MAX_BASE_DEPTH`] levels up.
+    fn extends(&self, type_name: &str, base: &str) -> bool {
+        let first = self.bases_of_types_named(&[type_name.into()], &mut FxHashSet::default());
+        self.ancestors_from(type_name, first)
+            .iter()
+            .any(|level| level.iter().any(|name| **name == *base))
     }
 
     /// The bases declared by the types (or, for Rust's traits, the impls) named in `names`
