@@ -1443,9 +1443,10 @@ fn callers_and_tests(
             !reference.call && reference.receiver.is_none() && !in_type_body()
         })
     };
-    // `self.app` and `this.app` in the body of another type are that type's (`self.app =
-    // app` in `Route.__init__` is not a use of `Router.app`), unless one of the two types
-    // extends the other (or this one is written outside any type's body).
+    // `self.app` and `this.app` (see `Language::self_receivers`) in the body of another
+    // type are that type's (`self.app = app` in `Route.__init__` is not a use of
+    // `Router.app`), unless one of the two types extends the other (or this one is written
+    // outside any type's body).
     let container = index.container_name(def);
     let own_member_of_another_type =
         |file: FileId, data: &crate::index::FileData, reference: &crate::syntax::Ref| {
@@ -1453,10 +1454,9 @@ fn callers_and_tests(
                 return false;
             };
             let on_self = reference.receiver.is_some_and(|receiver| {
-                matches!(
-                    data.text.get(receiver.as_usize()).map(str::trim),
-                    Some("self" | "this")
-                )
+                data.text
+                    .get(receiver.as_usize())
+                    .is_some_and(|text| data.lang.self_receivers().contains(&text.trim()))
             });
             on_self
                 && index
