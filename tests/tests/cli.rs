@@ -615,6 +615,19 @@ fn context_that_matches_nothing_falls_back_to_top_level_definitions_and_lists_th
         .map(|file| file["path"].as_str().unwrap())
         .collect();
     assert_eq!(files, ["cli.go"], "{result:#}");
+    // The text says that nothing matched, so the cards are not read as relevant.
+    let out = run(&[
+        "context",
+        "--root",
+        &root,
+        "more renaming, keep it consistent",
+    ]);
+    assert_eq!(out.code, 0, "{out:#?}");
+    assert!(
+        out.stdout
+            .contains("<note>Nothing in the workspace matched the task: "),
+        "{out:#?}"
+    );
 }
 
 /// The paths of an answer's items, in order, each once.

@@ -5,6 +5,7 @@
 //! Invariant: the rendered text never exceeds the budget (checked by an exact count of the
 //! final text; items are dropped from the lowest score until it fits); items never overlap.
 
+use super::expand::Fallback;
 use super::items::{Candidate, Fidelity, Rendering, Section};
 use super::render::{self, Block, Format};
 use crate::base::{FileId, FxHashMap, FxHashSet};
@@ -86,6 +87,8 @@ pub struct AssembleInput<'a> {
     /// shown only as cards nothing in the task names leaves the answer (see
     /// `unnamed_card_files`).
     pub best_file: Option<FileId>,
+    /// Set when the candidates are the safety net's (see [`render::Heading::fallback`]).
+    pub fallback: Option<Fallback>,
 }
 
 /// A rendering with more bytes than this many times the tokens left cannot fit in practice
@@ -1002,6 +1005,7 @@ fn heading<'a>(
         limit: input.limit,
         unresolved: input.unresolved,
         left_out,
+        fallback: input.fallback,
     }
 }
 
@@ -1031,6 +1035,7 @@ mod tests {
             intent: "bug_fix",
             unresolved: &[],
             best_file,
+            fallback: None,
         })
     }
 

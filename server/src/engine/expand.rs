@@ -102,6 +102,18 @@ const MAX_RENAMED_DEFINITIONS: usize = 3;
 
 pub struct Expansion {
     pub candidates: Vec<Candidate>,
+    /// Set when nothing matched the task and the candidates are the safety net's.
+    pub fallback: Option<Fallback>,
+}
+
+/// What the safety net shows when nothing matched the task, so that the answer can say so
+/// rather than pass the files off as relevant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// The top-level definitions of the best-ranked files: only weak matches ranked them.
+    BestFiles,
+    /// The top-level definitions of the files nearest the root: nothing ranked any file.
+    NearestRoot,
 }
 
 /// A candidate for a definition, with its renderings richest first.
@@ -527,9 +539,11 @@ pub fn expand(
     expander.ranking_cards(ranking, top_score);
     let focus = focus_files(ranking, &primary, intent);
     expander.outlines(ranking, &primary, &focus, top_score);
-    if expander.candidates.is_empty() {
-        expander.safety_net(ranking);
-    }
+    let fallback = if expander.candidates.is_empty() {
+        expander.safety_net(ranking)
+    } else {
+        None
+    };
     let mut candidates = expander.candidates;
     // The one definition of a name the task writes as code is shown wherever it is
     // (`cmd.Bool("verbose") returns false`): its own code, not what surrounds it. (A name
@@ -591,7 +605,10 @@ pub fn expand(
         }
     }
     containers_follow_members(index, &mut candidates);
-    Expansion { candidates }
+    Expansion {
+        candidates,
+        fallback,
+    }
 }
 
 /// A card inside another definition's code is listed indented under it, in its file's
@@ -1144,8 +1161,9 @@ impl Expander<'_> {
 
     /// Safety net: never answer with nothing on a non-empty repository: the top-level
     /// definitions of the best-ranked files, or else of the files nearest the root; never
-    /// of a pinned file, which the conversation holds already.
-    fn safety_net(&mut self, ranking: &Ranking) {
+    /// of a pinned file, which the conversation holds already. Says which, when it added
+    /// any.
+    fn safety_net(&mut self, ranking: &Ranking) -> Option<Fallback> {
         let index = self.index;
         let pinned = self.pinned;
         let mut fallback: Vec<(FileId, f32, &str)> = ranking
@@ -1155,6 +1173,7 @@ impl Expander<'_> {
             .take(3)
             .map(|file| (file.file, file.score * 0.5, "fallback:top-file"))
             .collect();
+        let mut kind = Fallback::BestFiles;
         if fallback
             .iter()
             .all(|(file, _, _)| index.top_level_defs(*file).next().is_none())
@@ -1170,7 +1189,9 @@ impl Expander<'_> {
                 .take(3)
                 .map(|(file, _)| (file, 0.01, "fallback:top-level"))
                 .collect();
+            kind = Fallback::NearestRoot;
         }
+        let before = self.candidates.len();
         for (file, score, reason) in fallback {
             for def in index.top_level_defs(file).take(8) {
                 self.candidates.push(card(
@@ -1182,6 +1203,7 @@ impl Expander<'_> {
                 ));
             }
         }
+        (self.candidates.len() > before).then_some(kind)
     }
 }
 

@@ -290,6 +290,7 @@ impl Engine {
                 .first()
                 .filter(|_| intent.kind.changes_targets())
                 .map(|file| file.file),
+            fallback: expansion.fallback,
         });
         lap("assemble", &mut timings);
 

@@ -3,6 +3,7 @@
 //! Invariant: the same items give byte-identical text; code is reproduced verbatim
 //! (attribute values are escaped, bodies are not, so code stays readable).
 
+use super::expand::Fallback;
 use super::items::Section;
 use crate::languages::Language;
 
@@ -206,6 +207,20 @@ pub struct Heading<'a> {
     pub unresolved: &'a [String],
     /// What the budget left out, when it left out anything relevant.
     pub left_out: Option<&'a LeftOut<'a>>,
+    /// Set when nothing matched the task: the answer says what it shows instead.
+    pub fallback: Option<Fallback>,
+}
+
+/// The note of an answer that the safety net made: nothing in it was matched by the task.
+fn fallback_note(fallback: Fallback) -> &'static str {
+    match fallback {
+        Fallback::BestFiles => {
+            "Nothing matched the task closely: these are the top-level definitions of the files its words ranked best."
+        }
+        Fallback::NearestRoot => {
+            "Nothing in the workspace matched the task: these are the top-level definitions of the files nearest the root."
+        }
+    }
 }
 
 /// The note of the relevant items the budget left out: how many, and the best of them
@@ -223,11 +238,15 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
         limit,
         unresolved,
         left_out,
+        fallback,
     } = heading;
     match format {
         Format::Xml => {
             let mut text =
                 format!("<context intent=\"{intent}\" budget=\"{limit}\" used=\"{used}\">\n");
+            if let Some(fallback) = fallback {
+                text.push_str(&format!("<note>{}</note>\n", fallback_note(fallback)));
+            }
             if !unresolved.is_empty() {
                 text.push_str(&format!(
                     "<unresolved>{}</unresolved>\n",
@@ -245,6 +264,9 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
         Format::Markdown => {
             let mut text =
                 format!("# Context\nintent: {intent}, budget: {limit} tokens, used: {used}\n");
+            if let Some(fallback) = fallback {
+                text.push_str(&format!("note: {}\n", fallback_note(fallback)));
+            }
             if !unresolved.is_empty() {
                 let names: Vec<String> =
                     unresolved.iter().map(|name| format!("`{name}`")).collect();
@@ -379,5 +401,27 @@ mod tests {
             assert!(block(format, &window(Some((1, 75)))).contains(marker));
             assert!(!block(format, &window(None)).contains("part"));
         }
+    }
+
+    #[test]
+    fn an_answer_the_safety_net_made_says_that_nothing_matched() {
+        let heading = |fallback| Heading {
+            intent: "bug_fix",
+            limit: 8000,
+            unresolved: &[],
+            left_out: None,
+            fallback,
+        };
+        for (format, marker) in [
+            (Format::Xml, "<note>Nothing matched the task closely: "),
+            (Format::Markdown, "note: Nothing matched the task closely: "),
+        ] {
+            assert!(header(format, heading(Some(Fallback::BestFiles)), 10).contains(marker));
+            assert!(!header(format, heading(None), 10).contains("atched"));
+        }
+        assert!(
+            header(Format::Xml, heading(Some(Fallback::NearestRoot)), 10)
+                .contains("<note>Nothing in the workspace matched the task: ")
+        );
     }
 }
