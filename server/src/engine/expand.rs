@@ -11,7 +11,7 @@ use super::items::{
     Candidate, Fidelity, Rendering, Section, MAX_MEMBERS,
 };
 use super::rank::{Ranked, Ranking};
-use super::text::{for_each_word, identifier_terms, is_stop_word};
+use super::text::{for_each_fragment, for_each_word, identifier_terms, is_stop_word};
 use crate::base::{tested_stem, FileId, FxHashMap, FxHashSet, TextRange};
 use crate::index::{DefId, FilePosition, Index};
 use crate::languages::DefKind;
@@ -99,6 +99,18 @@ const OFF_FOCUS: f32 = 0.25;
 /// A renamed name with at most this many definitions has them all renamed (a class's method
 /// and the interface declaring it): none is off the focus. More (`get`) are other things.
 const MAX_RENAMED_DEFINITIONS: usize = 3;
+
+/// What the expansion reads of the task's text (see `QueryAnalysis`).
+#[derive(Clone, Copy, Default)]
+pub struct TaskText<'a> {
+    /// The task's search terms, for the lines of a long target that hold them.
+    pub terms: &'a [String],
+    /// The fragments of code the task writes (see [`text::for_each_fragment`]), for the
+    /// lines of a long target that hold them.
+    pub fragments: &'a [String],
+    /// The names a rename changes (see `QueryAnalysis::renamed`).
+    pub renamed: &'a [String],
+}
 
 pub struct Expansion {
     pub candidates: Vec<Candidate>,
@@ -212,11 +224,21 @@ fn holds_word(text: &str, word: &str) -> bool {
     })
 }
 
+/// A fragment of code the task writes, found on more lines than this of a long function,
+/// does not choose its window.
+const FRAGMENT_MAX_LINES: u32 = 3;
 /// For a function of more than [`FOCUS_MIN_LINES`] lines, the [`FOCUS_WINDOW_LINES`] lines
-/// that hold the most distinct terms of the task, then the most of their occurrences (the
-/// first such run), when any does, and
-/// whether they start below its header (then its card comes as an item of its own).
-fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(Rendering, bool)> {
+/// that hold the most fragments of code the task writes (`count - 1`), then the most
+/// distinct terms of the task, then the most of their occurrences (the middle one of the
+/// first such windows in a row), when any does, and whether they start below its header (then its card comes as an item
+/// of its own). A fragment found on more than [`FRAGMENT_MAX_LINES`] lines of the function
+/// (`err != nil`) points at none of them.
+fn focus_window(
+    index: &Index,
+    def: DefId,
+    terms: &FxHashSet<&str>,
+    fragments: &FxHashSet<&str>,
+) -> Option<(Rendering, bool)> {
     let data = index.file(def.file)?;
     let def_data = index.def(def)?;
     if terms.is_empty() || !def_data.kind.is_callable() {
@@ -229,28 +251,58 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
     if end_line - header_line < FOCUS_MIN_LINES {
         return None;
     }
-    // The task's terms on each line of the body, with repeats.
-    let line_terms: Vec<Vec<&str>> = (header_line..=end_line)
+    // The task's terms on each line of the body, with repeats, and its fragments.
+    let mut fragment_lines: FxHashMap<&str, u32> = FxHashMap::default();
+    let lines: Vec<(Vec<&str>, Vec<&str>)> = (header_line..=end_line)
         .map(|line| {
             let range = TextRange {
                 start: data.line_index.line_start(line),
                 end: data.line_index.line_end(line),
             };
+            let text = index.text(def.file, range);
             let mut found: Vec<&str> = Vec::new();
-            for_each_word(index.text(def.file, range), |_, word| {
+            for_each_word(text, |_, word| {
                 identifier_terms(word, |term| {
                     if let Some(known) = terms.get(term) {
                         found.push(known);
                     }
                 });
             });
+            let mut quoted: Vec<&str> = Vec::new();
+            if !fragments.is_empty() {
+                for_each_fragment(text, |fragment| {
+                    if let Some(known) = fragments.get(fragment) {
+                        if !quoted.contains(known) {
+                            quoted.push(known);
+                            *fragment_lines.entry(known).or_default() += 1;
+                        }
+                    }
+                });
+            }
+            (found, quoted)
+        })
+        .collect();
+    let line_terms: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|(found, quoted)| {
+            // A fragment counts as a term of its own, when few lines hold it.
+            let mut found = found.clone();
+            found.extend(
+                quoted
+                    .iter()
+                    .filter(|fragment| fragment_lines[**fragment] <= FRAGMENT_MAX_LINES),
+            );
             found
         })
         .collect();
-    // A window's worth: its distinct terms, then how often they occur.
+    let is_fragment = |term: &str| fragments.contains(term);
+    // A window's worth: its distinct fragments, its distinct terms, then how often they
+    // occur.
     let mut counts: FxHashMap<&str, u32> = FxHashMap::default();
     let mut occurrences = 0usize;
-    let (mut best, mut best_start) = ((0usize, 0usize), 0usize);
+    let (mut best, mut best_start) = ((0usize, 0usize, 0usize), 0usize);
+    // The starts after `best_start` that are worth as much, in a row.
+    let mut best_run = 0usize;
     for (idx, found) in line_terms.iter().enumerate() {
         for term in found {
             *counts.entry(term).or_default() += 1;
@@ -268,14 +320,32 @@ fn focus_window(index: &Index, def: DefId, terms: &FxHashSet<&str>) -> Option<(R
             }
         }
         let start = (idx + 1).saturating_sub(FOCUS_WINDOW_LINES as usize);
-        if (counts.len(), occurrences) > best {
-            (best, best_start) = ((counts.len(), occurrences), start);
+        let quoted = counts.keys().filter(|term| is_fragment(term)).count();
+        let worth = (quoted, counts.len(), occurrences);
+        if worth > best {
+            (best, best_start, best_run) = (worth, start, 0);
+        } else if worth == best && start == best_start + best_run + 1 {
+            best_run += 1;
         }
     }
-    if best.0 == 0 {
+    if best.1 == 0 {
         return None;
     }
-    let first = header_line + best_start as u32;
+    // The middle of the best windows in a row: the lines that matter in the middle, not
+    // at an edge. A window holding code the task quotes is laid around the lines holding
+    // it: the line to change with what leads to it and what follows.
+    let window = FOCUS_WINDOW_LINES as usize;
+    let mut start = best_start + best_run / 2;
+    let quoting: Vec<usize> = (best_start..(best_start + window).min(line_terms.len()))
+        .filter(|idx| line_terms[*idx].iter().any(|term| is_fragment(term)))
+        .collect();
+    if let (Some(first), Some(last)) = (quoting.first(), quoting.last()) {
+        let middle = (first + last) / 2;
+        start = middle
+            .saturating_sub(window / 2)
+            .min(line_terms.len().saturating_sub(window));
+    }
+    let first = header_line + start as u32;
     span.window(
         index,
         def,
@@ -488,9 +558,13 @@ pub fn expand(
     intent: IntentKind,
     wants_callers: bool,
     pinned: &[FileId],
-    terms: &[String],
-    renamed: &[String],
+    task: TaskText<'_>,
 ) -> Expansion {
+    let TaskText {
+        terms,
+        fragments,
+        renamed,
+    } = task;
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     // A rename's use sites (see `Expander::renamed_use_sites`) are not targets: they
     // leave the targets' places to the definitions the rename changes.
@@ -525,6 +599,7 @@ pub fn expand(
             .filter(|term| term.chars().count() >= 3 && !is_stop_word(term))
             .map(|term| term.as_str())
             .collect(),
+        fragments: fragments.iter().map(String::as_str).collect(),
     };
     for target in &primary {
         expander.target(target, &primary_ids);
@@ -697,6 +772,8 @@ struct Expander<'a> {
     /// The task's search terms (see `QueryAnalysis::terms`), for the lines of a long target
     /// that hold them.
     terms: FxHashSet<&'a str>,
+    /// The fragments of code the task writes, for the lines of a long target that hold them.
+    fragments: FxHashSet<&'a str>,
 }
 
 impl Expander<'_> {
@@ -724,8 +801,8 @@ impl Expander<'_> {
             // line, and a long function the lines that hold most of the task's words, after
             // the function's card when they start far from its header: instead of its whole
             // body when that is more than twice as long, else when the body does not fit.
-            let window =
-                frame_window(index, target).or_else(|| focus_window(index, def, &self.terms));
+            let window = frame_window(index, target)
+                .or_else(|| focus_window(index, def, &self.terms, &self.fragments));
             if let Some((window, header_card)) = window {
                 // Longer than two windows, it shows the window before its whole body: the
                 // lines that matter, not a screenful of others. A refactor of a function the
@@ -2252,8 +2329,7 @@ class Widget:
                 intent,
                 false,
                 &[],
-                &[],
-                &[],
+                TaskText::default(),
             );
             symbols_with_reason(&expansion, "override-of:get_prep_value")
                 .into_iter()
@@ -2424,7 +2500,17 @@ impl Text {
     /// A fix's expansion with the words of `long_create`'s check.
     fn batch_size_fix(index: &Index, ranking: &Ranking) -> Expansion {
         let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
-        expand(index, ranking, IntentKind::BugFix, false, &[], &terms, &[])
+        expand(
+            index,
+            ranking,
+            IntentKind::BugFix,
+            false,
+            &[],
+            TaskText {
+                terms: &terms,
+                ..TaskText::default()
+            },
+        )
     }
 
     #[test]
@@ -2458,6 +2544,48 @@ impl Text {
     }
 
     #[test]
+    fn a_window_of_a_long_target_is_laid_around_the_code_the_task_quotes() {
+        // The task's words fill `run`'s first lines; the line it quotes is line 62.
+        let filler = |from: usize, to: usize| -> String {
+            (from..to).map(|i| format!("    x{i} = {i}\n")).collect()
+        };
+        let source = format!(
+            "//- /bench/run.py\ndef run(options):\n    count = options.max_runs\n    runs = options.min_runs\n{}    remaining = count - 1\n{}    return remaining\n",
+            filler(3, 62),
+            filler(63, 120),
+        );
+        let (index, _) = crate::index::tests::index_fixture(&source);
+        let target = index.defs_named("run")[0];
+        let ranking = one_target(target, target.file);
+        let terms: Vec<String> = ["count", "max", "runs"].map(String::from).to_vec();
+        let window_of = |fragments: &[String]| -> String {
+            let task = TaskText {
+                terms: &terms,
+                fragments,
+                ..TaskText::default()
+            };
+            let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], task);
+            let code = with_reason(&expansion, "exact-name")
+                .into_iter()
+                .find(|candidate| candidate.renderings.len() > 1)
+                .expect("the target's code");
+            let window = code
+                .renderings
+                .iter()
+                .find(|rendering| rendering.body.lines().count() == 30)
+                .expect("a window");
+            window.body.clone()
+        };
+        // By its words alone, the window holds the first lines.
+        assert!(window_of(&[]).contains("options.max_runs"));
+        // Quoting `count - 1` lays it around that line: 15 lines before it, 14 after.
+        let quoted = window_of(&["count - 1".to_owned()]);
+        let lines: Vec<&str> = quoted.lines().collect();
+        assert_eq!(lines.len(), 30, "{quoted}");
+        assert_eq!(lines[15], "    remaining = count - 1", "{quoted}");
+    }
+
+    #[test]
     fn a_long_target_can_show_the_lines_that_hold_the_tasks_words() {
         // `create` spans lines 1-56; the batch size check is on lines 52-53.
         let (index, ranking) = long_create(50);
@@ -2485,8 +2613,10 @@ impl Text {
             IntentKind::BugFix,
             false,
             &[],
-            &unrelated,
-            &[],
+            TaskText {
+                terms: &unrelated,
+                ..TaskText::default()
+            },
         );
         let code = &with_reason(&expansion, "exact-name")[0];
         assert!(code
@@ -2500,7 +2630,17 @@ impl Text {
     fn a_target_longer_than_two_windows_shows_its_window_before_its_whole_body() {
         let first_rendering = |ranking: &Ranking, index: &Index, intent| {
             let terms: Vec<String> = ["batch", "size", "zero"].map(String::from).to_vec();
-            let expansion = expand(index, ranking, intent, false, &[], &terms, &[]);
+            let expansion = expand(
+                index,
+                ranking,
+                intent,
+                false,
+                &[],
+                TaskText {
+                    terms: &terms,
+                    ..TaskText::default()
+                },
+            );
             let code = expansion
                 .candidates
                 .iter()
@@ -2816,8 +2956,7 @@ def test_connect_file():
             IntentKind::UsageExploration,
             true,
             &[],
-            &[],
-            &[],
+            TaskText::default(),
         );
         let lines: Vec<&str> = with_reason(&expansion, "caller-of:bulk_update")
             .into_iter()
@@ -2897,8 +3036,7 @@ class QuerySet:
             IntentKind::BugFix,
             false,
             &[],
-            &[],
-            &[],
+            TaskText::default(),
         );
         let siblings: Vec<(&str, f32)> = {
             let mut listed: Vec<(&str, f32)> = with_reason(&expansion, "member-of:QuerySet")
@@ -3232,7 +3370,14 @@ describe('http adapter', () => {
             ..ranked_by_bm25(&index, "get", score)
         };
         let callers = |ranking: &Ranking| {
-            let expansion = expand(&index, ranking, IntentKind::Refactor, true, &[], &[], &[]);
+            let expansion = expand(
+                &index,
+                ranking,
+                IntentKind::Refactor,
+                true,
+                &[],
+                TaskText::default(),
+            );
             let mut symbols = symbols_with_reason(&expansion, "caller-of:get");
             symbols.extend(symbols_with_reason(&expansion, "caller-of:handle"));
             symbols.into_iter().map(str::to_owned).collect::<Vec<_>>()
@@ -3275,8 +3420,7 @@ describe('http adapter', () => {
             IntentKind::UsageExploration,
             true,
             &[],
-            &[],
-            &[],
+            TaskText::default(),
         );
         assert_eq!(
             symbols_with_reason(&expansion, "caller-of:strict"),
@@ -3290,7 +3434,7 @@ describe('http adapter', () => {
     /// The expansion of a task that wants no callers from outside its focus, with no pinned
     /// files, no search terms and no rename.
     fn expand_plain(index: &Index, ranking: &Ranking, intent: IntentKind) -> Expansion {
-        expand(index, ranking, intent, false, &[], &[], &[])
+        expand(index, ranking, intent, false, &[], TaskText::default())
     }
 
     /// The expansion of a refactor that wants callers and renames `renamed`.
@@ -3309,13 +3453,14 @@ describe('http adapter', () => {
             files: Vec::new(),
         };
         let shown_as_code = |intent: IntentKind| -> Vec<String> {
-            let mut names: Vec<String> = expand(&index, &ranking, intent, false, &[], &[], &[])
-                .candidates
-                .into_iter()
-                .filter(|candidate| candidate.section == Section::Code)
-                .filter(|candidate| candidate.renderings[0].fidelity == Fidelity::Full)
-                .filter_map(|candidate| candidate.symbol)
-                .collect();
+            let mut names: Vec<String> =
+                expand(&index, &ranking, intent, false, &[], TaskText::default())
+                    .candidates
+                    .into_iter()
+                    .filter(|candidate| candidate.section == Section::Code)
+                    .filter(|candidate| candidate.renderings[0].fidelity == Fidelity::Full)
+                    .filter_map(|candidate| candidate.symbol)
+                    .collect();
             names.sort();
             names.dedup();
             names
@@ -3437,8 +3582,10 @@ describe('http adapter', () => {
             IntentKind::Refactor,
             true,
             &[],
-            &[],
-            renamed,
+            TaskText {
+                renamed,
+                ..TaskText::default()
+            },
         )
     }
 
@@ -3483,8 +3630,7 @@ describe('http adapter', () => {
             IntentKind::TestWriting,
             false,
             &[],
-            &[],
-            &[],
+            TaskText::default(),
         );
         let tests = with_reason(&expansion, "test-of:connect");
         // Its card (which test, where) and the lines around the call, not its 72 lines.
@@ -3532,7 +3678,14 @@ describe('http adapter', () => {
                     ..ranked_by_bm25(&index, "merge", 0.8 - n as f32 * 0.01)
                 });
             }
-            let expansion = expand(&index, &ranking, IntentKind::BugFix, false, &[], &[], &[]);
+            let expansion = expand(
+                &index,
+                &ranking,
+                IntentKind::BugFix,
+                false,
+                &[],
+                TaskText::default(),
+            );
             let code: Vec<&Candidate> = expansion
                 .candidates
                 .iter()

@@ -272,8 +272,11 @@ impl Engine {
             intent.kind,
             wants_callers,
             &request.pinned,
-            &analysis.terms,
-            &analysis.renamed,
+            expand::TaskText {
+                terms: &analysis.terms,
+                fragments: &analysis.fragments,
+                renamed: &analysis.renamed,
+            },
         );
         lap("expand", &mut timings);
         let assembly = assemble::assemble(&assemble::AssembleInput {

@@ -71,6 +71,9 @@ pub struct QueryAnalysis {
     /// HTTPException's getResponse() to toResponse()`): its callers change with it, those of
     /// the type the task names to say where it is do not.
     pub renamed: Vec<String>,
+    /// The fragments of code the task writes (see [`super::text::for_each_fragment`]),
+    /// sorted, each once.
+    pub fragments: Vec<String>,
 }
 
 /// Human languages by name, with the code translation files are named by.
@@ -179,6 +182,9 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     }
     res.scope_words = scope_words(query);
     res.literals = literals(query, !res.frames.is_empty());
+    super::text::for_each_fragment(query, |fragment| res.fragments.push(fragment.to_owned()));
+    res.fragments.sort_unstable();
+    res.fragments.dedup();
     let mut openers: Vec<String> = Vec::new();
     let mut inner: FxHashSet<String> = FxHashSet::default();
     // Whitespace-separated tokens: qualified names, paths, code-looking words.

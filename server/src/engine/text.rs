@@ -206,6 +206,55 @@ pub fn for_each_word<'t>(text: &'t str, mut acc: impl FnMut(usize, &'t str)) {
     }
 }
 
+/// Calls `acc` with every fragment of code `text` writes: three tokens in a row (a word,
+/// or one character of punctuation), as written (a space where whitespace parted two),
+/// punctuation between two tokens of which one is a word with a letter (`count - 1`,
+/// `opts.max_runs`, `run(self`). A task quoting such a fragment points at the line holding
+/// it more surely than its words do; prose (`number of runs`) has none.
+pub fn for_each_fragment(text: &str, mut acc: impl FnMut(&str)) {
+    // Each token, with whether whitespace came before it.
+    let mut tokens: Vec<(&str, bool)> = Vec::new();
+    let mut spaced = false;
+    let mut word_start: Option<usize> = None;
+    for (idx, ch) in text.char_indices() {
+        if ch.is_alphanumeric() || ch == '_' {
+            word_start.get_or_insert(idx);
+            continue;
+        }
+        if let Some(begin) = word_start.take() {
+            tokens.push((&text[begin..idx], spaced));
+            spaced = false;
+        }
+        if ch.is_whitespace() {
+            spaced = true;
+        } else {
+            tokens.push((&text[idx..idx + ch.len_utf8()], spaced));
+            spaced = false;
+        }
+    }
+    if let Some(begin) = word_start {
+        tokens.push((&text[begin..], spaced));
+    }
+    let is_word = |token: &str| token.chars().all(|ch| ch.is_alphanumeric() || ch == '_');
+    let mut key = String::with_capacity(32);
+    for run in tokens.windows(3) {
+        let named = |token: &str| {
+            token.len() >= 2 && is_word(token) && token.chars().any(char::is_alphabetic)
+        };
+        if is_word(run[1].0) || !(named(run[0].0) || named(run[2].0)) {
+            continue;
+        }
+        key.clear();
+        for (at, (token, spaced)) in run.iter().enumerate() {
+            if at > 0 && *spaced {
+                key.push(' ');
+            }
+            key.push_str(token);
+        }
+        acc(&key);
+    }
+}
+
 /// The search terms of one identifier: its lower-cased parts as terms (see [`term`]) and, for compound
 /// identifiers, the whole identifier lower-cased.
 pub fn identifier_terms(word: &str, mut acc: impl FnMut(&str)) {
@@ -357,5 +406,20 @@ mod tests {
         // The whole without separators, as two words of prose written together make it.
         identifier_terms("build_tree", |term| terms.push(term.to_owned()));
         assert_eq!(terms, ["buildtree", "build", "tree"]);
+    }
+
+    #[test]
+    fn fragments_are_code_a_text_writes_as_written() {
+        let mut found = Vec::new();
+        super::for_each_fragment("we compute count - 1 over the number of runs", |key| {
+            found.push(key.to_owned())
+        });
+        assert_eq!(found, ["count - 1"]);
+        let mut found = Vec::new();
+        super::for_each_fragment("let rest = count - 1;", |key| found.push(key.to_owned()));
+        assert_eq!(found, ["rest = count", "count - 1"]);
+        let mut found = Vec::new();
+        super::for_each_fragment("self.options.max_runs", |key| found.push(key.to_owned()));
+        assert_eq!(found, ["self.options", "options.max_runs"]);
     }
 }
