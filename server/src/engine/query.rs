@@ -155,18 +155,28 @@ const OTHER_FILE_EXTENSIONS: &[&str] = &[
 ];
 
 /// Whether a bare word is written like code: snake_case, camelCase or PascalCase with
-/// several humps, or SCREAMING_CASE.
+/// several humps (an acronym's among them: `JSONRenderer`), or SCREAMING_CASE.
 fn looks_like_code(word: &str) -> bool {
     let inner_underscore = word.trim_matches('_').contains('_');
     let chars: Vec<char> = word.chars().collect();
     let camel = chars
         .windows(2)
         .any(|pair| pair[0].is_lowercase() && pair[1].is_uppercase());
+    // A word after an acronym (`JSONRenderer`, `HTTPError`), not a plural one (`URLs`).
+    let after_acronym = chars.windows(4).any(|run| {
+        run[0].is_uppercase()
+            && run[1].is_uppercase()
+            && run[2].is_lowercase()
+            && run[3].is_lowercase()
+    });
     let acronym_word = chars.len() > 1
         && chars
             .iter()
             .all(|ch| ch.is_uppercase() || ch.is_ascii_digit());
-    inner_underscore || camel || (acronym_word && chars.len() > 3 && chars.contains(&'_'))
+    inner_underscore
+        || camel
+        || after_acronym
+        || (acronym_word && chars.len() > 3 && chars.contains(&'_'))
 }
 
 pub fn analyze(query: &str) -> QueryAnalysis {
@@ -1152,6 +1162,21 @@ mod tests {
                 ("Session", false),
                 ("Parser", false)
             ]
+        );
+    }
+
+    #[test]
+    fn a_name_after_an_acronym_is_code_a_plural_acronym_is_not() {
+        let analysis =
+            analyze("Add key order support to JSONRenderer and the HTTPError, see the URLs");
+        let mentions: Vec<(&str, bool)> = analysis
+            .mentions
+            .iter()
+            .map(|m| (m.text.as_str(), m.certain))
+            .collect();
+        assert_eq!(
+            mentions,
+            [("JSONRenderer", true), ("HTTPError", true), ("URLs", false)]
         );
     }
 
