@@ -5,7 +5,7 @@
 //! Invariant: pure over the query text; matching against the symbol table happens in `rank`.
 
 use super::text::{
-    for_each_word, identifier_terms, is_english_stop_word, is_stop_word, stem, term,
+    for_each_word, identifier_terms, is_english_stop_word, is_stop_word, normalize_name, stem, term,
 };
 use super::trace::{parse_frames, TraceFrame};
 use crate::base::{is_identifier_like, FxHashSet};
@@ -74,6 +74,9 @@ pub struct QueryAnalysis {
     /// The fragments of code the task writes (see [`super::text::for_each_fragment`]),
     /// sorted, each once.
     pub fragments: Vec<String>,
+    /// Words joined by hyphens (`string-to-int64`, `max-runs`), as one name normalized
+    /// (`stringtoint64`): prose's way of writing a name whose parts it spells out.
+    pub hyphenated: Vec<String>,
 }
 
 /// Human languages by name, with the code translation files are named by.
@@ -222,6 +225,11 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         let token = raw.trim_matches(|ch: char| ch == '.' || ch == ':' || ch == '#');
         if token.is_empty() || token.len() > 200 {
             continue;
+        }
+        if let Some(joined) = hyphen_joined(token) {
+            if !res.hyphenated.contains(&joined) {
+                res.hyphenated.push(joined);
+            }
         }
         // A member called on a call's result (`email` in `z.string().email()`): code, though
         // written in lower case (not a Go trace's `(*MemoryStore).Set`, whose parentheses
@@ -687,6 +695,24 @@ fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
         replaced: false,
         configured: false,
     });
+}
+
+/// A word of hyphen-joined parts (`string-to-int64`, `max-runs`, not `--max-runs`'s
+/// dashes nor `a-b`), as one normalized name (`stringtoint64`) when it is long enough to
+/// name something.
+fn hyphen_joined(token: &str) -> Option<String> {
+    if token.starts_with('-') || token.ends_with('-') || !token.contains('-') {
+        return None;
+    }
+    let parts: Vec<&str> = token.split('-').collect();
+    let wordy = parts
+        .iter()
+        .all(|part| !part.is_empty() && part.chars().all(|ch| ch.is_alphanumeric() || ch == '_'))
+        && parts
+            .iter()
+            .any(|part| part.len() >= 2 && part.chars().any(char::is_alphabetic));
+    let joined = normalize_name(&parts.concat());
+    (wordy && joined.len() >= 6).then_some(joined)
 }
 
 /// Identifier candidates for adjacent word pairs in both orders, normalized (no case, no
@@ -1178,6 +1204,13 @@ mod tests {
             mentions,
             [("JSONRenderer", true), ("HTTPError", true), ("URLs", false)]
         );
+    }
+
+    #[test]
+    fn words_joined_by_hyphens_are_one_name() {
+        let analysis =
+            analyze("Follow the string-to-int64 flag; --max-runs and a-b stay, as does built-in.");
+        assert_eq!(analysis.hyphenated, ["stringtoint64", "builtin"]);
     }
 
     #[test]

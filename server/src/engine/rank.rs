@@ -1398,10 +1398,14 @@ fn mentioned_files(input: &RankInput<'_>) -> MentionedFiles {
 }
 
 /// Pairs of the task's words that are names as an identifier (`tree building` ->
-/// `build_tree`).
+/// `build_tree`), and words it joins by hyphens (`string-to-int64` -> `StringToInt64`).
 fn word_pair_names(input: &RankInput<'_>) -> Candidates {
     let mut found: Candidates = Vec::new();
-    for candidate in compound_candidates(&input.analysis.content_words) {
+    let hyphenated = input.analysis.hyphenated.iter().cloned();
+    for candidate in compound_candidates(&input.analysis.content_words)
+        .into_iter()
+        .chain(hyphenated)
+    {
         let mut defs = input.search.defs_normalized(&candidate);
         if defs.len() > MAX_PER_NAME * 4 {
             continue;
@@ -2224,6 +2228,33 @@ class QuerySet:
         assert_eq!(frame_function_name("<module>"), None);
         assert_eq!(frame_function_name("Object.<anonymous>"), None);
         assert_eq!(frame_function_name("Store.get"), Some("get"));
+    }
+
+    #[test]
+    fn words_joined_by_hyphens_name_the_definition_they_spell() {
+        let (index, search) = indexed(
+            r#"
+//- /string_to_int64.go
+package pflag
+func StringToInt64(name string) *map[string]int64 { return nil }
+//- /float64.go
+package pflag
+func Float64(name string) *float64 { return nil }
+"#,
+        );
+        let ranking = rank_task(
+            &index,
+            &search,
+            "Add a map flag like the existing string-to-int64 flag",
+            IntentKind::Implementation,
+        );
+        let reasons = ranked_named(&index, &ranking, "StringToInt64")
+            .map(|ranked| ranked.reasons.clone())
+            .unwrap_or_default();
+        assert!(
+            reasons.contains(&"words:stringtoint64~StringToInt64".to_owned()),
+            "{reasons:?}"
+        );
     }
 
     #[test]
