@@ -13,7 +13,7 @@ use super::text::{
     agent_nouns, for_each_path_word, for_each_word, identifier_terms, normalize_name, stem, term,
 };
 use crate::base::{FileId, FxHashMap, FxHashSet, TextRange};
-use crate::index::{file_stem, module_name, DefId, FilePosition, Index, MatchTier};
+use crate::index::{file_stem, module_name, DefId, FileData, FilePosition, Index, MatchTier};
 use crate::languages::DefKind;
 
 /// Reciprocal-rank-fusion constant: small, so the head of each list dominates.
@@ -1571,6 +1571,46 @@ fn members_of_named_containers(input: &RankInput<'_>) -> Candidates {
     found
 }
 
+/// The files of auxiliary directories (see `base::auxiliary_kind`) that the product's own
+/// code imports, directly or through other such files: a benchmarking tool's
+/// `src/benchmark/` (hyperfine), which its `main.rs` uses, is its code, where a library's
+/// `benchmarks/`, which import the library, are not. Vendored code stays auxiliary: the
+/// product uses it, but it is another project's.
+fn product_auxiliary(index: &Index) -> FxHashSet<FileId> {
+    let graph = index.import_graph();
+    let own_auxiliary =
+        |data: &FileData| data.auxiliary.is_some_and(|kind| kind != "vendor") && !data.is_test;
+    let auxiliary: Vec<FileId> = index
+        .files()
+        .filter(|(_, data)| own_auxiliary(data))
+        .map(|(file, _)| file)
+        .collect();
+    let is_product = |file: FileId| {
+        index
+            .file(file)
+            .is_some_and(|data| data.auxiliary.is_none() && !data.is_test)
+    };
+    let mut used: FxHashSet<FileId> = FxHashSet::default();
+    let mut queue: Vec<FileId> = auxiliary
+        .into_iter()
+        .filter(|file| graph.importers(*file).iter().any(|by| is_product(*by)))
+        .collect();
+    while let Some(file) = queue.pop() {
+        if !used.insert(file) {
+            continue;
+        }
+        for imported in graph.imports(file) {
+            let auxiliary = index
+                .file(*imported)
+                .is_some_and(|data| own_auxiliary(data));
+            if auxiliary && !used.contains(imported) {
+                queue.push(*imported);
+            }
+        }
+    }
+    used
+}
+
 /// What a file's code is scored down for, with the reasons: auxiliary code, other
 /// languages' translations, declarations only, outside the task's scope. The penalties
 /// apply to its definitions' scores and to its file-level scores alike.
@@ -1579,6 +1619,9 @@ struct FilePenalties<'a> {
     analysis: &'a QueryAnalysis,
     /// The kinds of auxiliary code the task asks for (see `AUXILIARY_WORDS`).
     wanted_auxiliary: Vec<&'static str>,
+    /// Files in auxiliary directories that the product's own code imports (see
+    /// [`product_auxiliary`]): not auxiliary.
+    product_auxiliary: FxHashSet<FileId>,
     /// The task changes behaviour and does not ask about types.
     behaviour_change: bool,
     /// The files inside the directories a commit-style scope names, if it names any.
@@ -1628,6 +1671,7 @@ impl<'a> FilePenalties<'a> {
                 .filter(|(word, _)| analysis.content_words.iter().any(|w| w == word))
                 .map(|(_, kind)| *kind)
                 .collect(),
+            product_auxiliary: product_auxiliary(index),
             behaviour_change,
             scope_files,
             writing_tests: wants_tests(input),
@@ -1638,7 +1682,7 @@ impl<'a> FilePenalties<'a> {
         self.index.file(file).is_some_and(|data| {
             data.auxiliary
                 .is_some_and(|kind| !self.wanted_auxiliary.contains(&kind))
-        })
+        }) && !self.product_auxiliary.contains(&file)
     }
 
     /// A translation file of a language the task does not name, when it names one.
@@ -2228,6 +2272,44 @@ class QuerySet:
         assert_eq!(frame_function_name("<module>"), None);
         assert_eq!(frame_function_name("Object.<anonymous>"), None);
         assert_eq!(frame_function_name("Store.get"), Some("get"));
+    }
+
+    #[test]
+    fn auxiliary_code_the_product_imports_is_the_products() {
+        let (index, _) = indexed(
+            r#"
+//- /tool/main.py
+from benchmark.runner import run
+from vendor.colors import paint
+def main():
+    return paint(run())
+//- /benchmark/__init__.py
+//- /benchmark/runner.py
+from benchmark.stats import mean
+def run():
+    return mean([1])
+//- /benchmark/stats.py
+def mean(xs):
+    return sum(xs)
+//- /benchmarks/suite.py
+from tool.main import main
+def bench_main():
+    return main()
+//- /vendor/__init__.py
+//- /vendor/colors.py
+def paint(x):
+    return x
+"#,
+        );
+        let used: Vec<&str> = {
+            let mut paths: Vec<&str> = product_auxiliary(&index)
+                .into_iter()
+                .filter_map(|file| index.file(file).map(|data| &*data.path))
+                .collect();
+            paths.sort_unstable();
+            paths
+        };
+        assert_eq!(used, ["benchmark/runner.py", "benchmark/stats.py"]);
     }
 
     #[test]
