@@ -230,9 +230,9 @@ const FRAGMENT_MAX_LINES: u32 = 3;
 /// For a function of more than [`FOCUS_MIN_LINES`] lines, the [`FOCUS_WINDOW_LINES`] lines
 /// that hold the most fragments of code the task writes (`count - 1`), then the most
 /// distinct terms of the task, then the most of their occurrences (the middle one of the
-/// first such windows in a row), when any does, and whether they start below its header (then its card comes as an item
-/// of its own). A fragment found on more than [`FRAGMENT_MAX_LINES`] lines of the function
-/// (`err != nil`) points at none of them.
+/// first such windows in a row), when any does, and whether they start below its header
+/// (then its card comes as an item of its own). A fragment found on more than
+/// [`FRAGMENT_MAX_LINES`] lines of the function (`err != nil`) points at none of them.
 fn focus_window(
     index: &Index,
     def: DefId,

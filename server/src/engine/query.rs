@@ -1170,18 +1170,29 @@ mod tests {
         );
     }
 
+    /// The names a task mentions, each with whether it writes it as code for certain.
+    fn mentions_of(query: &str) -> Vec<(String, bool)> {
+        analyze(query)
+            .mentions
+            .into_iter()
+            .map(|m| (m.text, m.certain))
+            .collect()
+    }
+
+    fn as_strs(mentions: &[(String, bool)]) -> Vec<(&str, bool)> {
+        mentions
+            .iter()
+            .map(|(text, certain)| (text.as_str(), *certain))
+            .collect()
+    }
+
     #[test]
     fn the_first_word_of_a_sentence_is_not_a_type_name() {
-        let analysis = analyze(
+        let mentions = mentions_of(
             "Set inst.shape in zod mini. Correct the Session type\n- Add Parser support\nThis fixes `Add`",
         );
-        let mentions: Vec<(&str, bool)> = analysis
-            .mentions
-            .iter()
-            .map(|m| (m.text.as_str(), m.certain))
-            .collect();
         assert_eq!(
-            mentions,
+            as_strs(&mentions),
             [
                 ("Add", true),
                 ("inst.shape", true),
@@ -1193,15 +1204,10 @@ mod tests {
 
     #[test]
     fn a_name_after_an_acronym_is_code_a_plural_acronym_is_not() {
-        let analysis =
-            analyze("Add key order support to JSONRenderer and the HTTPError, see the URLs");
-        let mentions: Vec<(&str, bool)> = analysis
-            .mentions
-            .iter()
-            .map(|m| (m.text.as_str(), m.certain))
-            .collect();
+        let mentions =
+            mentions_of("Add key order support to JSONRenderer and the HTTPError, see the URLs");
         assert_eq!(
-            mentions,
+            as_strs(&mentions),
             [("JSONRenderer", true), ("HTTPError", true), ("URLs", false)]
         );
     }
