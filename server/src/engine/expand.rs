@@ -2748,6 +2748,39 @@ def test_connect_file():
     }
 
     #[test]
+    fn a_call_through_a_trait_object_calls_each_implementation() {
+        let (index, _) = crate::index::tests::index_fixture(
+            r#"
+//- /src/executor.rs
+pub trait Executor {
+    fn measure(&self) -> u32;
+}
+pub struct Shell;
+impl Executor for Shell {
+    fn measure(&self) -> u32 {
+        1
+    }
+}
+//- /src/bench.rs
+use crate::executor::Executor;
+pub struct Bench<'a> {
+    executor: &'a dyn Executor,
+}
+impl Bench<'_> {
+    fn run(&self) -> u32 {
+        self.executor.measure()
+    }
+}
+"#,
+        );
+        let measure = member(&index, "Shell", "measure");
+        assert_eq!(
+            callers_of(&index, measure, IntentKind::UsageExploration),
+            ["Bench.run"]
+        );
+    }
+
+    #[test]
     fn a_bare_name_of_a_method_outside_its_type_is_a_variable_not_a_use() {
         let (index, _) = crate::index::tests::index_fixture(
             "//- /app/routing.py\n\

@@ -252,7 +252,13 @@ impl Index {
             }
             None => self.scope_candidates(file, reference.range.start, name, &mut res),
         }
-        !res.is_empty() && !res.contains(&def)
+        // A call of a base's or a trait's method may run an override of it: hyperfine's
+        // `self.executor.run_command_and_measure(...)` on a `&dyn Executor` runs each
+        // executor's.
+        !res.is_empty()
+            && !res
+                .iter()
+                .any(|found| *found == def || self.overrides_of(*found).contains(&def))
     }
 
     /// Whether `file` sees a function or method `name` other than `def` (its own, or one of a

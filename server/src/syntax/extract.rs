@@ -1193,14 +1193,20 @@ fn binding_type_name(text: &str) -> &str {
 }
 
 /// A binding's type as [`type_name`] gives it, path included, from its text without quotes,
-/// `dyn` or `impl`.
+/// `dyn` or `impl`, also behind a reference (`&'a dyn Executor`, `&mut impl Write`).
 fn binding_type_path(text: &str) -> &str {
     let text = text.trim().trim_matches(['"', '\'']);
     let text = text
         .strip_prefix("dyn ")
         .or_else(|| text.strip_prefix("impl "))
         .unwrap_or(text);
-    type_name(text)
+    let name = type_name(text);
+    if name == "dyn" || name == "impl" {
+        // `type_name` gives a slice of `text`: what follows the keyword is the type.
+        let after = name.as_ptr() as usize - text.as_ptr() as usize + name.len();
+        return type_name(text[after..].trim_start());
+    }
+    name
 }
 
 /// What qualifies a binding's type with a `.` path: `http` for `*http.Request`, `a.b` for

@@ -1150,16 +1150,17 @@ pub mod inline {
 #[test]
 fn rust_bindings_of_wrappers() {
     // `Option` and `Result` are the binding's type and hold another; a smart pointer is the
-    // type it points to.
+    // type it points to; a reference to a trait object or an `impl` is the trait.
     check(
         "rust_bindings_of_wrappers",
         Language::Rust,
         false,
-        r#"struct Db {
+        r#"struct Db<'a> {
     store: Option<Store>,
     log: Box<Log>,
+    executor: &'a dyn Executor,
 }
-fn run(conn: Result<Conn, Error>, cache: &Option<Cache>) {
+fn run(conn: Result<Conn, Error>, cache: &Option<Cache>, out: &mut impl Write) {
     let next: Option<crate::store::Store> = None;
 }
 "#,
