@@ -258,7 +258,25 @@ impl Index {
         !res.is_empty()
             && !res
                 .iter()
-                .any(|found| *found == def || self.overrides_of(*found).contains(&def))
+                .any(|found| *found == def || self.overrides(def, *found))
+    }
+
+    /// Whether `def` overrides `base`: a member of the same name in a type that extends
+    /// `base`'s type, checked for this one pair; as [`Index::overrides_of`], never for a
+    /// name of more than [`MAX_OVERRIDE_CANDIDATES`] definitions.
+    fn overrides(&self, def: DefId, base: DefId) -> bool {
+        let (Some(def_data), Some(base_data)) = (self.def(def), self.def(base)) else {
+            return false;
+        };
+        if def_data.name != base_data.name
+            || self.defs_named(&def_data.name).len() > MAX_OVERRIDE_CANDIDATES
+        {
+            return false;
+        }
+        match (self.container_name(def), self.container_name(base)) {
+            (Some(own), Some(base_type)) => own != base_type && self.extends(own, base_type),
+            _ => false,
+        }
     }
 
     /// Whether `file` sees a function or method `name` other than `def` (its own, or one of a
