@@ -251,9 +251,9 @@ fn focus_window(
     if end_line - header_line < FOCUS_MIN_LINES {
         return None;
     }
-    // The task's terms on each line of the body, with repeats, and its fragments.
+    // The task's terms on each line of the body, with repeats, and its fragments once.
     let mut fragment_lines: FxHashMap<&str, u32> = FxHashMap::default();
-    let lines: Vec<(Vec<&str>, Vec<&str>)> = (header_line..=end_line)
+    let mut line_terms: Vec<Vec<&str>> = (header_line..=end_line)
         .map(|line| {
             let range = TextRange {
                 start: data.line_index.line_start(line),
@@ -268,33 +268,33 @@ fn focus_window(
                     }
                 });
             });
-            let mut quoted: Vec<&str> = Vec::new();
             if !fragments.is_empty() {
+                let words = found.len();
                 for_each_fragment(text, |fragment| {
                     if let Some(known) = fragments.get(fragment) {
-                        if !quoted.contains(known) {
-                            quoted.push(known);
+                        if !found[words..].contains(known) {
+                            found.push(known);
                             *fragment_lines.entry(known).or_default() += 1;
                         }
                     }
                 });
             }
-            (found, quoted)
-        })
-        .collect();
-    let line_terms: Vec<Vec<&str>> = lines
-        .iter()
-        .map(|(found, quoted)| {
-            // A fragment counts as a term of its own, when few lines hold it.
-            let mut found = found.clone();
-            found.extend(
-                quoted
-                    .iter()
-                    .filter(|fragment| fragment_lines[**fragment] <= FRAGMENT_MAX_LINES),
-            );
             found
         })
         .collect();
+    // A fragment counts as a term of its own only where few lines hold it.
+    if fragment_lines
+        .values()
+        .any(|lines| *lines > FRAGMENT_MAX_LINES)
+    {
+        for found in &mut line_terms {
+            found.retain(|term| {
+                fragment_lines
+                    .get(term)
+                    .is_none_or(|n| *n <= FRAGMENT_MAX_LINES)
+            });
+        }
+    }
     let is_fragment = |term: &str| fragments.contains(term);
     // A window's worth: its distinct fragments, its distinct terms, then how often they
     // occur.

@@ -1620,8 +1620,8 @@ struct FilePenalties<'a> {
     /// The kinds of auxiliary code the task asks for (see `AUXILIARY_WORDS`).
     wanted_auxiliary: Vec<&'static str>,
     /// Files in auxiliary directories that the product's own code imports (see
-    /// [`product_auxiliary`]): not auxiliary.
-    product_auxiliary: FxHashSet<FileId>,
+    /// [`product_auxiliary`]): not auxiliary. Walked for the first auxiliary file met.
+    product_auxiliary: std::cell::OnceCell<FxHashSet<FileId>>,
     /// The task changes behaviour and does not ask about types.
     behaviour_change: bool,
     /// The files inside the directories a commit-style scope names, if it names any.
@@ -1671,7 +1671,7 @@ impl<'a> FilePenalties<'a> {
                 .filter(|(word, _)| analysis.content_words.iter().any(|w| w == word))
                 .map(|(_, kind)| *kind)
                 .collect(),
-            product_auxiliary: product_auxiliary(index),
+            product_auxiliary: std::cell::OnceCell::new(),
             behaviour_change,
             scope_files,
             writing_tests: wants_tests(input),
@@ -1682,7 +1682,10 @@ impl<'a> FilePenalties<'a> {
         self.index.file(file).is_some_and(|data| {
             data.auxiliary
                 .is_some_and(|kind| !self.wanted_auxiliary.contains(&kind))
-        }) && !self.product_auxiliary.contains(&file)
+        }) && !self
+            .product_auxiliary
+            .get_or_init(|| product_auxiliary(self.index))
+            .contains(&file)
     }
 
     /// A translation file of a language the task does not name, when it names one.

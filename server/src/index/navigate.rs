@@ -268,11 +268,13 @@ impl Index {
         let (Some(def_data), Some(base_data)) = (self.def(def), self.def(base)) else {
             return false;
         };
-        if def_data.name != base_data.name
-            || self.defs_named(&def_data.name).len() > MAX_OVERRIDE_CANDIDATES
-        {
-            return false;
-        }
+        def_data.name == base_data.name
+            && self.defs_named(&def_data.name).len() <= MAX_OVERRIDE_CANDIDATES
+            && self.member_of_extending_type(def, base)
+    }
+
+    /// Whether `def`'s container is another type than `base`'s that extends it.
+    fn member_of_extending_type(&self, def: DefId, base: DefId) -> bool {
         match (self.container_name(def), self.container_name(base)) {
             (Some(own), Some(base_type)) => own != base_type && self.extends(own, base_type),
             _ => false,
@@ -1509,9 +1511,6 @@ impl Index {
     /// None for a name of more than [`MAX_OVERRIDE_CANDIDATES`] definitions (`__init__`,
     /// `new`), whose overrides would be most of the repository.
     pub fn overrides_of(&self, def: DefId) -> Vec<DefId> {
-        let Some(container) = self.container_name(def) else {
-            return Vec::new();
-        };
         let Some(data) = self.def(def) else {
             return Vec::new();
         };
@@ -1522,12 +1521,7 @@ impl Index {
         same_name
             .iter()
             .copied()
-            .filter(|other| *other != def)
-            .filter(|other| {
-                self.container_name(*other).is_some_and(|type_name| {
-                    type_name != container && self.extends(type_name, container)
-                })
-            })
+            .filter(|other| self.member_of_extending_type(*other, def))
             .collect()
     }
 
