@@ -200,6 +200,34 @@ fn protocol_doc_result_tables_list_every_key_of_a_real_result() {
             keys(file),
         );
     }
+
+    // A usage question at a budget too small for every caller lists the uses left.
+    let mut request = ContextRequest::new("Where is DatabaseClient.connect called?");
+    request.budget = 300;
+    let result = Engine::new()
+        .assemble_context(&index, &request)
+        .expect("a valid request");
+    let json = ext::context_result_json(&index, &result, Encoding::Utf16);
+    check_fields("top-level result fields", &result_tables[0].1, keys(&json));
+    let uses_left = json["usesLeft"].as_array().expect("usesLeft is an array");
+    assert!(
+        !uses_left.is_empty(),
+        "the fixture usage query left no use out"
+    );
+    for uses in uses_left {
+        check_fields(
+            "uses left fields",
+            table_under(&result_tables, "Uses left"),
+            keys(uses),
+        );
+        for site in uses["uses"].as_array().expect("uses is an array") {
+            check_fields(
+                "use fields",
+                table_under(&result_tables, "Use fields"),
+                keys(site),
+            );
+        }
+    }
 }
 
 /// FNV-1a, 64 bits, over the text with `\r\n` read as `\n` (so a checkout with CRLF line

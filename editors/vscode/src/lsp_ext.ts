@@ -94,6 +94,21 @@ export interface ContextFile {
   shown: boolean;
 }
 
+/** A use of a target that the answer does not show. */
+export interface Use {
+  symbol: string;
+  path: string;
+  uri: string | null;
+  /** 0-based. */
+  line: number;
+}
+
+/** The uses of one target that the answer does not show. */
+export interface UsesLeft {
+  of: string;
+  uses: Use[];
+}
+
 /** The result of `codectx.context`. */
 export interface ContextResult {
   intent: Intent;
@@ -103,6 +118,8 @@ export interface ContextResult {
   omitted: OmittedItem[];
   /** Names the task writes as code that the workspace neither defines nor uses. */
   unresolved: string[];
+  /** For usage questions, refactors and renames: the uses of each named target not shown. */
+  usesLeft: UsesLeft[];
   /** The context, rendered in the requested format. */
   text: string;
   /** Milliseconds per engine stage. */
@@ -151,6 +168,7 @@ export const CONTEXT_RESULT_FIELDS = [
   "files",
   "omitted",
   "unresolved",
+  "usesLeft",
   "text",
   "timingsMs",
 ] as const satisfies readonly (keyof ContextResult)[];
@@ -179,6 +197,12 @@ export const itemExhaustive: Exhaustive<keyof ContextItem, (typeof ITEM_FIELDS)[
 
 export const OMITTED_ITEM_FIELDS = [...ITEM_FIELDS, "omission"] as const satisfies readonly (keyof OmittedItem)[];
 export const omittedItemExhaustive: Exhaustive<keyof OmittedItem, (typeof OMITTED_ITEM_FIELDS)[number]> = true;
+
+export const USES_LEFT_FIELDS = ["of", "uses"] as const satisfies readonly (keyof UsesLeft)[];
+export const usesLeftExhaustive: Exhaustive<keyof UsesLeft, (typeof USES_LEFT_FIELDS)[number]> = true;
+
+export const USE_FIELDS = ["symbol", "path", "uri", "line"] as const satisfies readonly (keyof Use)[];
+export const useExhaustive: Exhaustive<keyof Use, (typeof USE_FIELDS)[number]> = true;
 
 export const FILE_FIELDS = ["path", "score", "reasons", "shown"] as const satisfies readonly (keyof ContextFile)[];
 export const fileExhaustive: Exhaustive<keyof ContextFile, (typeof FILE_FIELDS)[number]> = true;

@@ -253,6 +253,9 @@ fn print_result(
                 );
             }
         }
+        for uses in &result.uses_left {
+            eprintln!("uses of {} not shown: {}", uses.of, uses.uses.len());
+        }
         if !result.unresolved.is_empty() {
             eprintln!(
                 "not defined in the workspace: {}",

@@ -5,7 +5,7 @@
 //! Invariant: the rendered text never exceeds the budget (checked by an exact count of the
 //! final text; items are dropped from the lowest score until it fits); items never overlap.
 
-use super::expand::Fallback;
+use super::expand::{CallSites, Fallback};
 use super::items::{Candidate, Fidelity, Rendering, Section};
 use super::render::{self, Block, Format};
 use crate::base::{FileId, FxHashMap, FxHashSet};
@@ -69,6 +69,9 @@ pub struct Assembly {
     pub omitted: Vec<Left>,
     pub text: String,
     pub used: u32,
+    /// The uses of the targets whose uses the task is about that the answer does not show
+    /// (the text names as many as fit).
+    pub uses_left: Vec<CallSites>,
 }
 
 pub struct AssembleInput<'a> {
@@ -89,6 +92,9 @@ pub struct AssembleInput<'a> {
     pub best_file: Option<FileId>,
     /// Set when the candidates are the safety net's (see [`render::Heading::fallback`]).
     pub fallback: Option<Fallback>,
+    /// Every use of the targets whose uses the task is about: those the answer does not
+    /// show are listed in its first part (see [`render::UsesLeft`]).
+    pub call_sites: &'a [CallSites],
 }
 
 /// A rendering with more bytes than this many times the tokens left cannot fit in practice
@@ -97,6 +103,8 @@ pub struct AssembleInput<'a> {
 const MAX_BYTES_PER_TOKEN: usize = 8;
 /// How many of the best left-out candidates are listed.
 const MAX_OMITTED: usize = 12;
+/// How many of a target's uses the answer does not show are named (the rest are counted).
+const MAX_USES_LISTED: usize = 40;
 
 /// Candidates scoring below this share of the best one are not worth their tokens.
 const RELEVANCE_FLOOR: f32 = 0.2;
@@ -244,7 +252,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     // Render and enforce the limit on the exact count of the final text.
     loop {
         let body = render_body(input, &chosen);
-        let (text, used) = finish(input, &body, None);
+        let (_, used) = finish(input, &body, Notes::default());
         if used <= input.limit || chosen.is_empty() {
             let (omitted, left_for_budget) =
                 omitted(input, &chosen, &relevant, &irrelevant, &unnamed, &costs);
@@ -255,10 +263,17 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                     omitted,
                     text: String::new(),
                     used: 0,
+                    uses_left: input.call_sites.to_vec(),
                 };
             }
-            let (text, used) =
-                with_left_out_note(input, &body, &omitted, left_for_budget).unwrap_or((text, used));
+            let uses_left = uses_left(input, &chosen);
+            let uses_notes = fit_uses_notes(input, &body, uses_notes(input.index, &uses_left));
+            let notes = Notes {
+                left_out: None,
+                uses_left: &uses_notes,
+            };
+            let (text, used) = with_left_out_note(input, &body, &omitted, left_for_budget, notes)
+                .unwrap_or_else(|| finish(input, &body, notes));
             // In the order of the text.
             let order = display_order(input, &chosen);
             let mut slots: Vec<Option<Chosen>> = chosen.into_iter().map(Some).collect();
@@ -271,6 +286,7 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                 omitted,
                 text,
                 used,
+                uses_left,
             };
         }
         // Drop the lowest-scoring item and try again.
@@ -298,6 +314,7 @@ fn with_left_out_note(
     body: &Body,
     omitted: &[Left],
     items: usize,
+    notes: Notes<'_>,
 ) -> Option<(String, u32)> {
     if input.format == Format::Json {
         return None;
@@ -327,10 +344,140 @@ fn with_left_out_note(
         items,
         names: &names[..named],
     };
-    let named = (0..=names.len())
-        .rev()
-        .find(|named| settle(input, body, Some(&note(*named))).1 <= input.limit)?;
-    Some(finish(input, body, Some(&note(named))))
+    let named = (0..=names.len()).rev().find(|named| {
+        let left_out = note(*named);
+        let notes = Notes {
+            left_out: Some(&left_out),
+            ..notes
+        };
+        settle(input, body, notes).1 <= input.limit
+    })?;
+    let left_out = note(named);
+    Some(finish(
+        input,
+        body,
+        Notes {
+            left_out: Some(&left_out),
+            ..notes
+        },
+    ))
+}
+
+/// The notes of the document's first part, besides what it always states.
+#[derive(Clone, Copy, Default)]
+struct Notes<'a> {
+    /// What the budget left out (see [`render::LeftOut`]).
+    left_out: Option<&'a render::LeftOut<'a>>,
+    uses_left: &'a [render::UsesLeft],
+}
+
+/// The uses of each target in `input.call_sites` that no chosen item shows: its lines do
+/// not hold the use (a caller's card does not).
+fn uses_left(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<CallSites> {
+    let index = input.index;
+    let shown = |file: FileId, line: u32| {
+        chosen.iter().any(|item| {
+            input.candidates[item.candidate_idx].file == file
+                && index.file(file).is_some_and(|data| {
+                    let (first, last) = data
+                        .line_index
+                        .lines(item.rendering(input.candidates).range);
+                    (first..=last).contains(&line)
+                })
+        })
+    };
+    input
+        .call_sites
+        .iter()
+        .map(|uses| CallSites {
+            of: uses.of.clone(),
+            sites: uses
+                .sites
+                .iter()
+                .filter(|site| !shown(site.file, site.line))
+                .copied()
+                .collect(),
+        })
+        .filter(|uses| !uses.sites.is_empty())
+        .collect()
+}
+
+/// The notes of uses left out: each use named by its caller and the line of the use
+/// (1-based), at most [`MAX_USES_LISTED`] of a target's.
+fn uses_notes(index: &Index, uses_left: &[CallSites]) -> Vec<render::UsesLeft> {
+    uses_left
+        .iter()
+        .map(|uses| render::UsesLeft {
+            of: uses.of.clone(),
+            items: uses.sites.len(),
+            names: uses
+                .sites
+                .iter()
+                .take(MAX_USES_LISTED)
+                .filter_map(|site| {
+                    let data = index.file(site.file)?;
+                    let caller = super::items::qualified_name(index, site.caller);
+                    Some(format!("{caller} ({}:{})", data.path, site.line + 1))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The notes of uses left out with as many names as fit the budget beside `body` (the same
+/// number of each target's at most; the packer reserved their bare figures).
+fn fit_uses_notes(
+    input: &AssembleInput<'_>,
+    body: &Body,
+    mut uses_left: Vec<render::UsesLeft>,
+) -> Vec<render::UsesLeft> {
+    if uses_left.is_empty() || input.format == Format::Json {
+        return uses_left;
+    }
+    let most = uses_left
+        .iter()
+        .map(|uses| uses.names.len())
+        .max()
+        .unwrap_or(0);
+    let cut = |uses_left: &[render::UsesLeft], named: usize| -> Vec<render::UsesLeft> {
+        uses_left
+            .iter()
+            .map(|uses| render::UsesLeft {
+                names: uses.names.iter().take(named).cloned().collect(),
+                ..uses.clone()
+            })
+            .collect()
+    };
+    let fits = |notes: &[render::UsesLeft]| {
+        settle(
+            input,
+            body,
+            Notes {
+                left_out: None,
+                uses_left: notes,
+            },
+        )
+        .1 <= input.limit
+    };
+    if fits(&uses_left) {
+        return uses_left;
+    }
+    // The most names that fit, by bisection: the count grows with the names.
+    let (mut low, mut high) = (0, most);
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if fits(&cut(&uses_left, mid)) {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    uses_left = cut(&uses_left, low);
+    if fits(&uses_left) {
+        uses_left
+    } else {
+        Vec::new()
+    }
 }
 
 /// The passes over the candidates: first the best targets' code within a share of the
@@ -391,7 +538,20 @@ impl<'i, 'a> Packer<'i, 'a> {
             items: input.candidates.len(),
             names: &[],
         };
-        let header = render::document(input.format, heading(input, Some(&bare)), input.limit, &[]);
+        let bare_uses: Vec<render::UsesLeft> = input
+            .call_sites
+            .iter()
+            .map(|uses| render::UsesLeft {
+                of: uses.of.clone(),
+                items: uses.sites.len(),
+                names: Vec::new(),
+            })
+            .collect();
+        let notes = Notes {
+            left_out: Some(&bare),
+            uses_left: &bare_uses,
+        };
+        let header = render::document(input.format, heading(input, notes), input.limit, &[]);
         let overhead = (input.count)(&header)
             + Section::ALL
                 .iter()
@@ -949,17 +1109,9 @@ fn render_body(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Body {
 /// it depends on the figure), and the document's exact count with it: they differ only if
 /// the figure could not settle, by the tokens of its own digits. Not for JSON, which states
 /// no figure.
-fn settle(
-    input: &AssembleInput<'_>,
-    body: &Body,
-    left_out: Option<&render::LeftOut<'_>>,
-) -> (u32, u32) {
+fn settle(input: &AssembleInput<'_>, body: &Body, notes: Notes<'_>) -> (u32, u32) {
     let total_with = |stated: u32| {
-        (input.count)(&render::header(
-            input.format,
-            heading(input, left_out),
-            stated,
-        )) + body.tokens
+        (input.count)(&render::header(input.format, heading(input, notes), stated)) + body.tokens
     };
     let mut stated = body.tokens;
     for _ in 0..8 {
@@ -973,39 +1125,33 @@ fn settle(
 }
 
 /// The whole text of a document of `body`, and its exact count.
-fn finish(
-    input: &AssembleInput<'_>,
-    body: &Body,
-    left_out: Option<&render::LeftOut<'_>>,
-) -> (String, u32) {
+fn finish(input: &AssembleInput<'_>, body: &Body, notes: Notes<'_>) -> (String, u32) {
     if input.format == Format::Json {
-        let text = render::document(input.format, heading(input, None), 0, &body.sections);
+        let text = render::document(
+            input.format,
+            heading(input, Notes::default()),
+            0,
+            &body.sections,
+        );
         let used = (input.count)(&text);
         return (text, used);
     }
-    let (stated, used) = settle(input, body, left_out);
+    let (stated, used) = settle(input, body, notes);
     (
-        render::document(
-            input.format,
-            heading(input, left_out),
-            stated,
-            &body.sections,
-        ),
+        render::document(input.format, heading(input, notes), stated, &body.sections),
         used,
     )
 }
 
 /// What the document's first part states besides the figures.
-fn heading<'a>(
-    input: &AssembleInput<'a>,
-    left_out: Option<&'a render::LeftOut<'a>>,
-) -> render::Heading<'a> {
+fn heading<'a>(input: &AssembleInput<'a>, notes: Notes<'a>) -> render::Heading<'a> {
     render::Heading {
         intent: input.intent,
         limit: input.limit,
         unresolved: input.unresolved,
-        left_out,
+        left_out: notes.left_out,
         fallback: input.fallback,
+        uses_left: notes.uses_left,
     }
 }
 
@@ -1036,6 +1182,7 @@ mod tests {
             unresolved: &[],
             best_file,
             fallback: None,
+            call_sites: &[],
         })
     }
 
@@ -1823,5 +1970,89 @@ def open_connection(url):
             .expect("valid request");
         assert!(result.unresolved.is_empty());
         assert!(!result.text.contains("unresolved"), "{}", result.text);
+    }
+
+    #[test]
+    fn every_use_of_a_target_a_usage_question_names_is_shown_or_listed() {
+        // `lookup` has 16 callers, more than come as code.
+        let mut fixture = String::from("//- /flags/core.py\ndef lookup(name):\n    return name\n");
+        for n in 0..16 {
+            fixture.push_str(&format!(
+                "//- /flags/kind_{n}.py\nfrom flags.core import lookup\ndef get_kind_{n}(name):\n    value = lookup(name)\n    return value\n"
+            ));
+        }
+        let (index, _) = crate::index::tests::index_fixture(&fixture);
+        let engine = Engine::new();
+        for (format, budget) in [
+            (Format::Xml, 8000),
+            (Format::Markdown, 8000),
+            (Format::Xml, 700),
+        ] {
+            let mut request = ContextRequest::new("Where is `lookup` called?");
+            request.format = format;
+            request.budget = budget;
+            let result = engine
+                .assemble_context(&index, &request)
+                .expect("valid request");
+            assert!(result.used <= budget);
+            assert_eq!(
+                result.used,
+                engine.count_tokens(request.tokenizer, &result.text)
+            );
+            // Each caller's use (line 3 of its file) is in an item's lines or listed as left
+            // out, not both.
+            let shown: Vec<&str> = result
+                .items
+                .iter()
+                .filter(|item| {
+                    let data = index.file(item.file).expect("live file");
+                    let (first, last) = data.line_index.lines(item.range);
+                    item.path.contains("kind_") && (first..=last).contains(&2)
+                })
+                .map(|item| item.path.as_str())
+                .collect();
+            let left: Vec<&str> = result
+                .uses_left
+                .iter()
+                .filter(|uses| uses.of == "lookup")
+                .flat_map(|uses| uses.uses.iter())
+                .map(|site| {
+                    assert_eq!(site.line, 2);
+                    assert!(site.symbol.starts_with("get_kind_"), "{}", site.symbol);
+                    site.path.as_str()
+                })
+                .collect();
+            assert_eq!(shown.len() + left.len(), 16, "{shown:?} {left:?}");
+            assert!(!left.is_empty() && !shown.is_empty(), "{}", result.text);
+            assert!(left.iter().all(|path| !shown.contains(path)));
+            let note = match format {
+                Format::Markdown => format!("uses of `lookup` not shown: {}", left.len()),
+                _ => format!(
+                    "<omitted reason=\"uses\" of=\"lookup\" items=\"{}\">",
+                    left.len()
+                ),
+            };
+            assert!(result.text.contains(&note), "{}", result.text);
+            if budget == 8000 {
+                // Named with the line of the use, as many as fit.
+                let first = &result.uses_left[0].uses[0];
+                assert!(
+                    result
+                        .text
+                        .contains(&format!("{} ({}:3)", first.symbol, first.path)),
+                    "{}",
+                    result.text
+                );
+            }
+        }
+        // A bug fix is not about the uses: no note.
+        let result = engine
+            .assemble_context(
+                &index,
+                &ContextRequest::new("fix the crash in `lookup` when the name is empty"),
+            )
+            .expect("valid request");
+        assert!(result.uses_left.is_empty());
+        assert!(!result.text.contains("reason=\"uses\""), "{}", result.text);
     }
 }

@@ -116,6 +116,27 @@ pub struct Expansion {
     pub candidates: Vec<Candidate>,
     /// Set when nothing matched the task and the candidates are the safety net's.
     pub fallback: Option<Fallback>,
+    /// Every use of each target whose uses the task is about (see [`CallSites`]).
+    pub call_sites: Vec<CallSites>,
+}
+
+/// The uses of a target when its uses are what the task is about (a usage question, a
+/// refactor or a rename): all of them, in the order callers come, so that the answer can
+/// say which of them it does not show. Only some come as code (see [`MAX_CALLERS`],
+/// [`MAX_TESTS`]), and the budget may leave out more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSites {
+    /// The target's name.
+    pub of: String,
+    pub sites: Vec<CallSite>,
+}
+
+/// A definition using a target, and the first line (0-based) it uses it on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    pub caller: DefId,
+    pub file: FileId,
+    pub line: u32,
 }
 
 /// What the safety net shows when nothing matched the task, so that the answer can say so
@@ -594,6 +615,9 @@ pub fn expand(
         written_renamed,
         candidates: Vec::new(),
         carded: FxHashSet::default(),
+        call_sites: Vec::new(),
+        lists_uses: intent == IntentKind::UsageExploration
+            || (intent == IntentKind::Refactor && wants_callers),
         terms: terms
             .iter()
             .filter(|term| term.chars().count() >= 3 && !is_stop_word(term))
@@ -619,6 +643,7 @@ pub fn expand(
     } else {
         None
     };
+    let call_sites = std::mem::take(&mut expander.call_sites);
     let mut candidates = expander.candidates;
     // The one definition of a name the task writes as code is shown wherever it is
     // (`cmd.Bool("verbose") returns false`): its own code, not what surrounds it. (A name
@@ -683,6 +708,7 @@ pub fn expand(
     Expansion {
         candidates,
         fallback,
+        call_sites,
     }
 }
 
@@ -769,6 +795,9 @@ struct Expander<'a> {
     written_renamed: &'a [String],
     candidates: Vec<Candidate>,
     carded: FxHashSet<DefId>,
+    call_sites: Vec<CallSites>,
+    /// The task is about the uses of what it names (see [`CallSites`]).
+    lists_uses: bool,
     /// The task's search terms (see `QueryAnalysis::terms`), for the lines of a long target
     /// that hold them.
     terms: FxHashSet<&'a str>,
@@ -882,7 +911,7 @@ impl Expander<'_> {
         } else {
             Uses::All
         };
-        callers_and_tests(
+        let sites = callers_and_tests(
             index,
             target,
             self.intent,
@@ -891,6 +920,30 @@ impl Expander<'_> {
             self.pinned,
             &mut self.candidates,
         );
+        // Uses are what a usage question, a refactor of an interface and a rename are
+        // about: the answer says which of a target the task names it leaves out.
+        let about_uses = is_renamed || self.lists_uses;
+        if about_uses && target.named && uses != Uses::None && !sites.is_empty() {
+            // Definitions of one name (an overload, the same method on two types) are one
+            // name's uses.
+            match self
+                .call_sites
+                .iter_mut()
+                .find(|known| known.of == *def_data.name)
+            {
+                Some(known) => {
+                    for site in sites {
+                        if !known.sites.iter().any(|seen| seen.caller == site.caller) {
+                            known.sites.push(site);
+                        }
+                    }
+                }
+                None => self.call_sites.push(CallSites {
+                    of: def_data.name.to_string(),
+                    sites,
+                }),
+            }
+        }
         // A refactor of a method (its name, its signature) changes its overrides too (those
         // of a method the task names, as with callers: `rename StreamDeserializer::byte_offset`
         // is not about the implementations of the trait method `Read::byte_offset`).
@@ -1432,6 +1485,9 @@ enum Uses {
     All,
 }
 
+/// Adds a target's callers and tests to `acc`; returns every use wanted (see
+/// [`CallSites`]): the callers `uses_wanted` asks for and the tests, in the order they come,
+/// outside the pinned files.
 fn callers_and_tests(
     index: &Index,
     target: &Ranked,
@@ -1440,14 +1496,14 @@ fn callers_and_tests(
     renamed: bool,
     pinned: &[FileId],
     acc: &mut Vec<Candidate>,
-) {
+) -> Vec<CallSite> {
     let (def, score) = (target.def, target.score);
     let Some(def_data) = index.def(def) else {
-        return;
+        return Vec::new();
     };
     let name = def_data.name.to_string();
     if name.len() < 3 {
-        return;
+        return Vec::new();
     }
     let mut callers: Vec<Caller> = Vec::new();
     let mut seen_callers: FxHashMap<DefId, usize> = FxHashMap::default();
@@ -1645,6 +1701,7 @@ fn callers_and_tests(
     // A refactor changes every use: a long caller shows the lines around each of them;
     // otherwise the first use tells how the target is used.
     let every_use = renamed || intent == IntentKind::Refactor;
+    let mut sites = Vec::new();
     for Caller {
         def: caller,
         file,
@@ -1663,6 +1720,11 @@ fn callers_and_tests(
         if pinned.contains(&file) || (!is_test && !wanted) {
             continue;
         }
+        sites.push(CallSite {
+            caller,
+            file,
+            line: lines.first().copied().unwrap_or_default(),
+        });
         if is_test && !only_tests_use {
             if n_tests >= MAX_TESTS {
                 continue;
@@ -1710,6 +1772,7 @@ fn callers_and_tests(
             n_callers += 1;
         }
     }
+    sites
 }
 
 /// The lines importing a renamed definition's name (`from .encoding import want_bytes`, a

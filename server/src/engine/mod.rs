@@ -96,6 +96,25 @@ pub struct ContextItem {
     pub part_of: Option<TextRange>,
 }
 
+/// The uses of one target that the answer does not show.
+#[derive(Clone, Debug)]
+pub struct UsesLeft {
+    /// The target's name.
+    pub of: String,
+    pub uses: Vec<UseLeft>,
+}
+
+/// A use of a target: the definition using it, and the line of the use.
+#[derive(Clone, Debug)]
+pub struct UseLeft {
+    /// The using definition's qualified name.
+    pub symbol: String,
+    pub file: FileId,
+    pub path: String,
+    /// 0-based.
+    pub line: u32,
+}
+
 #[derive(Clone, Debug)]
 pub struct ContextFile {
     pub file: FileId,
@@ -119,6 +138,9 @@ pub struct ContextResult {
     /// Names the task writes as code that no definition in the workspace has and no code
     /// uses: the answer cannot show them (see [`unresolved_names`]).
     pub unresolved: Vec<String>,
+    /// The uses of targets the task asks about (a usage question, a refactor, a rename)
+    /// that the answer does not show: the text names as many as fit, this lists all.
+    pub uses_left: Vec<UsesLeft>,
     pub text: String,
     /// Milliseconds per stage, in pipeline order.
     pub timings_ms: Vec<(&'static str, f64)>,
@@ -294,6 +316,7 @@ impl Engine {
                 .filter(|_| intent.kind.changes_targets())
                 .map(|file| file.file),
             fallback: expansion.fallback,
+            call_sites: &expansion.call_sites,
         });
         lap("assemble", &mut timings);
 
@@ -369,6 +392,26 @@ impl Engine {
                 });
             }
         }
+        let uses_left = assembly
+            .uses_left
+            .iter()
+            .map(|uses| UsesLeft {
+                of: uses.of.clone(),
+                uses: uses
+                    .sites
+                    .iter()
+                    .map(|site| UseLeft {
+                        symbol: items::qualified_name(index, site.caller),
+                        file: site.file,
+                        path: index
+                            .file(site.file)
+                            .map(|data| data.path.to_string())
+                            .unwrap_or_default(),
+                        line: site.line,
+                    })
+                    .collect(),
+            })
+            .collect();
         lap("render", &mut timings);
         Ok(ContextResult {
             intent,
@@ -379,6 +422,7 @@ impl Engine {
             files,
             omitted,
             unresolved,
+            uses_left,
             text: assembly.text,
             timings_ms: timings,
         })

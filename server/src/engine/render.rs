@@ -209,6 +209,18 @@ pub struct Heading<'a> {
     pub left_out: Option<&'a LeftOut<'a>>,
     /// Set when nothing matched the task: the answer says what it shows instead.
     pub fallback: Option<Fallback>,
+    /// The uses of targets the task asks about that the answer does not show.
+    pub uses_left: &'a [UsesLeft],
+}
+
+/// The uses of a target (see `expand::CallSites`) that the answer does not show: how many,
+/// and as many of them as fit (`caller (path:line)`, the line of the use), so that a usage
+/// question or a rename gets every place even when their code does not come.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsesLeft {
+    pub of: String,
+    pub items: usize,
+    pub names: Vec<String>,
 }
 
 /// The note of an answer that the safety net made: nothing in it was matched by the task.
@@ -239,6 +251,7 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
         unresolved,
         left_out,
         fallback,
+        uses_left,
     } = heading;
     match format {
         Format::Xml => {
@@ -256,6 +269,13 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
             if let Some(LeftOut { items, names }) = left_out {
                 text.push_str(&format!(
                     "<omitted reason=\"budget\" items=\"{items}\">{}</omitted>\n",
+                    escape_attr(&names.join(", "))
+                ));
+            }
+            for UsesLeft { of, items, names } in uses_left {
+                text.push_str(&format!(
+                    "<omitted reason=\"uses\" of=\"{}\" items=\"{items}\">{}</omitted>\n",
+                    escape_attr(of),
                     escape_attr(&names.join(", "))
                 ));
             }
@@ -283,6 +303,15 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
                     format!(": {}", named.join(", "))
                 };
                 text.push_str(&format!("left out for the budget: {items} items{list}\n"));
+            }
+            for UsesLeft { of, items, names } in uses_left {
+                let named: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+                let list = if named.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", named.join(", "))
+                };
+                text.push_str(&format!("uses of `{of}` not shown: {items}{list}\n"));
             }
             text
         }
@@ -411,6 +440,7 @@ mod tests {
             unresolved: &[],
             left_out: None,
             fallback,
+            uses_left: &[],
         };
         for (format, marker) in [
             (Format::Xml, "<note>Nothing matched the task closely: "),

@@ -146,6 +146,29 @@ pub fn context_result_json(
             })
             .collect::<Vec<_>>(),
         "unresolved": result.unresolved,
+        "usesLeft": result
+            .uses_left
+            .iter()
+            .map(|uses| {
+                json!({
+                    "of": uses.of,
+                    "uses": uses
+                        .uses
+                        .iter()
+                        .map(|site| {
+                            let uri = super::to_proto::uri_of(index, site.file)
+                                .map(|uri| uri.as_str().to_owned());
+                            json!({
+                                "symbol": site.symbol,
+                                "path": site.path,
+                                "uri": uri,
+                                "line": site.line,
+                            })
+                        })
+                        .collect::<Vec<_>>(),
+                })
+            })
+            .collect::<Vec<_>>(),
         "text": result.text,
         "timingsMs": serde_json::Value::Object(timings),
     })

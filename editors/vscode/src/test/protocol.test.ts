@@ -20,6 +20,7 @@ const NESTED: Record<string, readonly string[]> = {
   items: ext.ITEM_FIELDS,
   omitted: ext.OMITTED_ITEM_FIELDS,
   files: ext.FILE_FIELDS,
+  usesLeft: ext.USES_LEFT_FIELDS,
 };
 
 const NESTED_TABLES: Record<string, readonly string[]> = {
@@ -28,6 +29,8 @@ const NESTED_TABLES: Record<string, readonly string[]> = {
   "Item fields": ext.ITEM_FIELDS,
   "Omitted item fields": ["omission"],
   "File fields": ext.FILE_FIELDS,
+  "Uses left fields": ext.USES_LEFT_FIELDS,
+  "Use fields": ext.USE_FIELDS,
 };
 
 function agree(documented: readonly string[] | undefined, mirrored: readonly string[], what: string): void {
