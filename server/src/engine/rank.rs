@@ -475,6 +475,11 @@ fn external_usages(index: &Index, analysis: &QueryAnalysis) -> Vec<(DefId, Strin
             .map(|idx| mention.segments[idx].as_str());
         let mut sites: Vec<(bool, &str, u32, DefId)> = Vec::new();
         for (file, data, reference) in index.references_named(files, last) {
+            // A qualified name is a member: a bare use of its last part (a parameter or a
+            // variable of that name: `name` for `state.user.name`) is something else.
+            if qualifier.is_some() && reference.receiver.is_none() {
+                continue;
+            }
             let Some(&def) = index.enclosing_defs(file, reference.range.start).first() else {
                 continue;
             };
@@ -2916,6 +2921,7 @@ export function check(key: unknown) {}
 //- /src/other.ts
 export function keysOf(map: Map<string, number>) { return map.ownKeys(); }
 export function unrelated() {}
+export function replace(ownKeys: string) { return ownKeys; }
 //- /src/first.rs
 pub fn first(keys: &[u8]) -> Option<u8> { if keys.is_empty() { None } else { Some(keys[0]) } }
 "#,
@@ -2926,7 +2932,8 @@ pub fn first(keys: &[u8]) -> Option<u8> { if keys.is_empty() { None } else { Som
             .iter()
             .map(|(def, _)| &*index.def(*def).unwrap().name)
             .collect();
-        // The use on the named receiver first, then other uses of the name.
+        // The use on the named receiver first, then other uses of the name as a member;
+        // not a parameter or a variable of that name (`replace`).
         assert_eq!(names, ["parseRecord", "keysOf"]);
         assert_eq!(usages[0].1, "uses:Reflect.ownKeys");
         // A name the repository defines is a mention, not an external identifier.
