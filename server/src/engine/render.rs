@@ -112,6 +112,10 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
             if let Some((first, last)) = block.part_of {
                 attrs.push_str(&format!(" part-of=\"{first}-{last}\""));
             }
+            // A card's lines are those of the definition it sums up, not of its text.
+            if block.fidelity != "full" {
+                attrs.push_str(&format!(" fidelity=\"{}\"", block.fidelity));
+            }
             format!("<{tag} {attrs}>\n{}</{tag}>\n", block.body)
         }
         Format::Markdown => {
@@ -127,8 +131,13 @@ pub fn block(format: Format, block: &Block<'_>) -> String {
                 .part_of
                 .map(|(first, last)| format!(" (part of {first}-{last})"))
                 .unwrap_or_default();
+            let card = if block.fidelity == "full" {
+                ""
+            } else {
+                " (card)"
+            };
             format!(
-                "### {title}{}:{lines}{part}{of}\n```{}\n{}```\n",
+                "### {title}{}:{lines}{part}{card}{of}\n```{}\n{}```\n",
                 block.path,
                 fence_lang(block.lang),
                 block.body
@@ -430,6 +439,23 @@ mod tests {
             assert!(block(format, &window(Some((1, 75)))).contains(marker));
             assert!(!block(format, &window(None)).contains("part"));
         }
+    }
+
+    #[test]
+    fn a_card_outside_the_definitions_says_it_is_one_in_every_format() {
+        let card = Block {
+            fidelity: "compact",
+            ..window(None)
+        };
+        for (format, marker) in [
+            (Format::Xml, " fidelity=\"compact\">"),
+            (Format::Markdown, "db/query.py:40-69 (card)\n"),
+            (Format::Json, "\"fidelity\":\"compact\""),
+        ] {
+            assert!(block(format, &card).contains(marker));
+        }
+        assert!(!block(Format::Xml, &window(None)).contains("fidelity"));
+        assert!(!block(Format::Markdown, &window(None)).contains("card"));
     }
 
     #[test]
