@@ -493,12 +493,16 @@ const COMMIT_TYPES: &[&str] = &[
 ];
 
 /// The scope words of a commit-style prefix: the text before the first `:` when it is short
-/// and has no spaces, or the parenthesized part of `type(scope):`.
+/// and has no spaces, or the parenthesized part of `type(scope):`. The colon ends the prefix:
+/// a path (`Benchmark::run panics`) or a URL (`https://...`) opening the task is no scope.
 fn scope_words(query: &str) -> Vec<String> {
     let trimmed = query.trim_start();
-    let Some((head, _)) = trimmed.split_once(':') else {
+    let Some((head, rest)) = trimmed.split_once(':') else {
         return Vec::new();
     };
+    if rest.starts_with(|ch: char| !ch.is_whitespace()) {
+        return Vec::new();
+    }
     if head.len() > 40 || head.contains(char::is_whitespace) && !head.contains('(') {
         return Vec::new();
     }

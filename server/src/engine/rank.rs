@@ -3321,8 +3321,14 @@ pub fn write_line(line: &[u8], terminator: u8) {
             top_file(&format!("printer: {task}")),
             "crates/printer/src/standard.rs"
         );
-        // A scope that names only a file, or a kind of change, leaves the other files be.
-        for scoped in [format!("standard: {task}"), format!("doc: {task}")] {
+        // A scope that names only a file, or a kind of change, leaves the other files be;
+        // so does a path or a URL opening the task, which no colon and space end.
+        for scoped in [
+            format!("standard: {task}"),
+            format!("doc: {task}"),
+            format!("printer::write_line: {task}"),
+            format!("printer://{task}"),
+        ] {
             let ranking = rank_task(&index, &search, &scoped, IntentKind::BugFix);
             assert!(
                 ranking
