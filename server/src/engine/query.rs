@@ -183,6 +183,27 @@ fn looks_like_code(word: &str) -> bool {
 }
 
 pub fn analyze(query: &str) -> QueryAnalysis {
+    // The standard library's unwrap messages name its own `Option::unwrap()` and `None`:
+    // blanked, so that their words and names are not the task's (the frames and the
+    // location above them stay).
+    let blanked;
+    let query = if query.lines().any(super::trace::is_std_unwrap_message) {
+        blanked = query
+            .split_inclusive('\n')
+            .map(|line| {
+                if super::trace::is_std_unwrap_message(line) {
+                    line.chars()
+                        .map(|ch| if ch == '\n' { ch } else { ' ' })
+                        .collect()
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect::<String>();
+        blanked.as_str()
+    } else {
+        query
+    };
     let mut res = QueryAnalysis {
         frames: parse_frames(query),
         ..QueryAnalysis::default()
@@ -1352,5 +1373,22 @@ mod tests {
             ),
             ["missing customer"]
         );
+    }
+
+    #[test]
+    fn the_standard_librarys_unwrap_message_names_nothing_of_the_repository() {
+        let panic = "thread 'main' panicked at src/util/min_max.rs:5:35:\n\
+                     called `Option::unwrap()` on a `None` value\n";
+        let analysis = analyze(&format!("hyperfine crashed:\n{panic}"));
+        assert!(analysis.mentions.is_empty(), "{:?}", analysis.mentions);
+        assert!(!analysis.terms.iter().any(|term| term == "unwrap"));
+        // The frame above it stays.
+        assert_eq!(analysis.frames.len(), 1);
+        // A name the task writes elsewhere stays a name.
+        let mentions = mentions_of(&format!("`max` returns `None` for no times:\n{panic}"));
+        assert_eq!(as_strs(&mentions), [("max", true), ("None", true)]);
+        assert!(super::super::trace::is_std_unwrap_message(
+            "called `Result::unwrap()` on an `Err` value: Os { code: 2 }"
+        ));
     }
 }

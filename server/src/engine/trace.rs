@@ -127,6 +127,18 @@ fn panic_location(trimmed: &str) -> Option<&str> {
     location.split([' ', ',']).next()
 }
 
+/// Whether a line is the message the Rust standard library panics with when an `Option` or
+/// a `Result` is unwrapped (`called `Option::unwrap()` on a `None` value`, `called
+/// `Result::unwrap()` on an `Err` value: ...`): its names are the library's, not the
+/// repository's, and the repository holds none of its text.
+pub fn is_std_unwrap_message(line: &str) -> bool {
+    let trimmed = line.trim();
+    ["called `Option::", "called `Result::"]
+        .iter()
+        .any(|opening| trimmed.starts_with(opening))
+        && (trimmed.contains("` on a `") || trimmed.contains("` on an `"))
+}
+
 /// Whether a line is a Rust panic's location line, `thread 'main' panicked at
 /// src/x.rs:88:9:`, whose message is the next line (since Rust 1.73).
 pub fn opens_panic_message(line: &str) -> bool {
