@@ -305,27 +305,26 @@ pub fn header(format: Format, heading: Heading<'_>, used: u32) -> String {
                 ));
             }
             if let Some(LeftOut { items, names }) = left_out {
-                let named: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
-                let list = if named.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", named.join(", "))
-                };
+                let list = markdown_list(names);
                 text.push_str(&format!("left out for the budget: {items} items{list}\n"));
             }
             for UsesLeft { of, items, names } in uses_left {
-                let named: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
-                let list = if named.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", named.join(", "))
-                };
+                let list = markdown_list(names);
                 text.push_str(&format!("uses of `{of}` not shown: {items}{list}\n"));
             }
             text
         }
         Format::Json => String::new(),
     }
+}
+
+/// Names as a Markdown list after a figure (`: `a`, `b``), empty for none.
+fn markdown_list(names: &[String]) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    format!(": {}", named.join(", "))
 }
 
 /// The lines that open and close a section (empty when the section has none).
