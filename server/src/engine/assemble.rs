@@ -8,6 +8,7 @@
 use super::expand::{CallSites, Fallback};
 use super::items::{Candidate, Fidelity, Rendering, Section};
 use super::render::{self, Block, Format};
+use super::{UseLeft, UsesLeft};
 use crate::base::{FileId, FxHashMap, FxHashSet};
 use crate::index::{DefId, Index};
 use rayon::prelude::*;
@@ -71,7 +72,7 @@ pub struct Assembly {
     pub used: u32,
     /// The uses of the targets whose uses the task is about that the answer does not show
     /// (the text names as many as fit).
-    pub uses_left: Vec<CallSites>,
+    pub uses_left: Vec<UsesLeft>,
 }
 
 pub struct AssembleInput<'a> {
@@ -252,7 +253,11 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
     // Render and enforce the limit on the exact count of the final text.
     loop {
         let body = render_body(input, &chosen);
-        let (_, used) = finish(input, &body, Notes::default());
+        let used = if input.format == Format::Json {
+            finish(input, &body, Notes::default()).1
+        } else {
+            settle(input, &body, Notes::default()).1
+        };
         if used <= input.limit || chosen.is_empty() {
             let (omitted, left_for_budget) =
                 omitted(input, &chosen, &relevant, &irrelevant, &unnamed, &costs);
@@ -263,11 +268,11 @@ pub fn assemble(input: &AssembleInput<'_>) -> Assembly {
                     omitted,
                     text: String::new(),
                     used: 0,
-                    uses_left: input.call_sites.to_vec(),
+                    uses_left: uses_left(input, &[]),
                 };
             }
             let uses_left = uses_left(input, &chosen);
-            let uses_notes = fit_uses_notes(input, &body, uses_notes(input.index, &uses_left));
+            let uses_notes = fit_uses_notes(input, &body, uses_notes(&uses_left));
             let notes = Notes {
                 left_out: None,
                 uses_left: &uses_notes,
@@ -344,8 +349,8 @@ fn with_left_out_note(
         items,
         names: &names[..named],
     };
-    let named = (0..=names.len()).rev().find(|named| {
-        let left_out = note(*named);
+    let named = most_names_that_fit(names.len(), |named| {
+        let left_out = note(named);
         let notes = Notes {
             left_out: Some(&left_out),
             ..notes
@@ -363,6 +368,29 @@ fn with_left_out_note(
     ))
 }
 
+/// The most names, of `most`, that a note may hold and the document still fit its budget
+/// (`fits` says whether it does with so many; the text grows with the names), found by
+/// bisection; none when not even the bare note fits.
+fn most_names_that_fit(most: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    if fits(most) {
+        return Some(most);
+    }
+    if !fits(0) {
+        return None;
+    }
+    // `fits(low)` holds, `fits(high + 1)` does not.
+    let (mut low, mut high) = (0, most - 1);
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if fits(mid) {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    Some(low)
+}
+
 /// The notes of the document's first part, besides what it always states.
 #[derive(Clone, Copy, Default)]
 struct Notes<'a> {
@@ -373,52 +401,62 @@ struct Notes<'a> {
 
 /// The uses of each target in `input.call_sites` that no chosen item shows: its lines do
 /// not hold the use (a caller's card does not).
-fn uses_left(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<CallSites> {
+fn uses_left(input: &AssembleInput<'_>, chosen: &[Chosen]) -> Vec<UsesLeft> {
     let index = input.index;
-    let shown = |file: FileId, line: u32| {
-        chosen.iter().any(|item| {
-            input.candidates[item.candidate_idx].file == file
-                && index.file(file).is_some_and(|data| {
-                    let (first, last) = data
-                        .line_index
-                        .lines(item.rendering(input.candidates).range);
-                    (first..=last).contains(&line)
-                })
+    // The lines each chosen item shows, by file.
+    let shown_lines: Vec<(FileId, u32, u32)> = chosen
+        .iter()
+        .filter_map(|item| {
+            let file = input.candidates[item.candidate_idx].file;
+            let data = index.file(file)?;
+            let (first, last) = data
+                .line_index
+                .lines(item.rendering(input.candidates).range);
+            Some((file, first, last))
         })
+        .collect();
+    let shown = |file: FileId, line: u32| {
+        shown_lines
+            .iter()
+            .any(|(at, first, last)| *at == file && (*first..=*last).contains(&line))
     };
     input
         .call_sites
         .iter()
-        .map(|uses| CallSites {
+        .map(|uses| UsesLeft {
             of: uses.of.clone(),
-            sites: uses
+            uses: uses
                 .sites
                 .iter()
                 .filter(|site| !shown(site.file, site.line))
-                .copied()
+                .map(|site| UseLeft {
+                    symbol: super::items::qualified_name(index, site.caller),
+                    file: site.file,
+                    path: index
+                        .file(site.file)
+                        .map(|data| data.path.to_string())
+                        .unwrap_or_default(),
+                    line: site.line,
+                })
                 .collect(),
         })
-        .filter(|uses| !uses.sites.is_empty())
+        .filter(|uses| !uses.uses.is_empty())
         .collect()
 }
 
 /// The notes of uses left out: each use named by its caller and the line of the use
 /// (1-based), at most [`MAX_USES_LISTED`] of a target's.
-fn uses_notes(index: &Index, uses_left: &[CallSites]) -> Vec<render::UsesLeft> {
+fn uses_notes(uses_left: &[UsesLeft]) -> Vec<render::UsesLeft> {
     uses_left
         .iter()
         .map(|uses| render::UsesLeft {
             of: uses.of.clone(),
-            items: uses.sites.len(),
+            items: uses.uses.len(),
             names: uses
-                .sites
+                .uses
                 .iter()
                 .take(MAX_USES_LISTED)
-                .filter_map(|site| {
-                    let data = index.file(site.file)?;
-                    let caller = super::items::qualified_name(index, site.caller);
-                    Some(format!("{caller} ({}:{})", data.path, site.line + 1))
-                })
+                .map(|site| format!("{} ({}:{})", site.symbol, site.path, site.line + 1))
                 .collect(),
         })
         .collect()
@@ -429,7 +467,7 @@ fn uses_notes(index: &Index, uses_left: &[CallSites]) -> Vec<render::UsesLeft> {
 fn fit_uses_notes(
     input: &AssembleInput<'_>,
     body: &Body,
-    mut uses_left: Vec<render::UsesLeft>,
+    uses_left: Vec<render::UsesLeft>,
 ) -> Vec<render::UsesLeft> {
     if uses_left.is_empty() || input.format == Format::Json {
         return uses_left;
@@ -443,8 +481,9 @@ fn fit_uses_notes(
         uses_left
             .iter()
             .map(|uses| render::UsesLeft {
+                of: uses.of.clone(),
+                items: uses.items,
                 names: uses.names.iter().take(named).cloned().collect(),
-                ..uses.clone()
             })
             .collect()
     };
@@ -459,24 +498,10 @@ fn fit_uses_notes(
         )
         .1 <= input.limit
     };
-    if fits(&uses_left) {
-        return uses_left;
-    }
-    // The most names that fit, by bisection: the count grows with the names.
-    let (mut low, mut high) = (0, most);
-    while low < high {
-        let mid = (low + high).div_ceil(2);
-        if fits(&cut(&uses_left, mid)) {
-            low = mid;
-        } else {
-            high = mid - 1;
-        }
-    }
-    uses_left = cut(&uses_left, low);
-    if fits(&uses_left) {
-        uses_left
-    } else {
-        Vec::new()
+    match most_names_that_fit(most, |named| fits(&cut(&uses_left, named))) {
+        Some(named) if named == most => uses_left,
+        Some(named) => cut(&uses_left, named),
+        None => Vec::new(),
     }
 }
 

@@ -939,31 +939,34 @@ impl Expander<'_> {
         // about: the answer says which of a target the task names it leaves out.
         let about_uses = is_renamed || self.lists_uses;
         if about_uses && target.named && uses != Uses::None && !sites.is_empty() {
-            // Definitions of one name (an overload, the same method on two types) are one
-            // name's uses.
-            match self
-                .call_sites
-                .iter_mut()
-                .find(|known| known.of == *def_data.name)
-            {
-                Some(known) => {
-                    for site in sites {
-                        if !known.sites.iter().any(|seen| seen.caller == site.caller) {
-                            known.sites.push(site);
-                        }
-                    }
-                }
-                None => self.call_sites.push(CallSites {
-                    of: def_data.name.to_string(),
-                    sites,
-                }),
-            }
+            self.add_call_sites(&def_data.name, sites);
         }
         // A refactor of a method (its name, its signature) changes its overrides too (those
         // of a method the task names, as with callers: `rename StreamDeserializer::byte_offset`
         // is not about the implementations of the trait method `Read::byte_offset`).
         if self.intent == IntentKind::Refactor && (target.direct || self.words_only_callers) {
             self.overrides(target, &def_data.name, primary_ids);
+        }
+    }
+
+    /// Records the uses of a target named `name`; definitions of one name (an overload, the
+    /// same method on two types) are one name's uses, each caller once.
+    fn add_call_sites(&mut self, name: &str, sites: Vec<CallSite>) {
+        let at = match self.call_sites.iter().position(|known| known.of == name) {
+            Some(at) => at,
+            None => {
+                self.call_sites.push(CallSites {
+                    of: name.to_owned(),
+                    sites: Vec::new(),
+                });
+                self.call_sites.len() - 1
+            }
+        };
+        let known = &mut self.call_sites[at].sites;
+        for site in sites {
+            if !known.iter().any(|seen| seen.caller == site.caller) {
+                known.push(site);
+            }
         }
     }
 
@@ -2109,6 +2112,15 @@ mod tests {
             located: false,
             named: false,
             from_file: 0.0,
+        }
+    }
+
+    /// The file of the first definition named `name`, ranked at `score`.
+    fn file_of(index: &Index, name: &str, score: f32) -> RankedFile {
+        RankedFile {
+            file: index.defs_named(name)[0].file,
+            score,
+            reasons: Vec::new(),
         }
     }
 
@@ -3935,11 +3947,7 @@ describe('http adapter', () => {
                       def dedent(text):\n    return text\n";
         let (index, _) = crate::index::tests::index_fixture(source);
         let ranked = |name: &str, score: f32| ranked_by_bm25(&index, name, score);
-        let file = |name: &str, score: f32| RankedFile {
-            file: index.defs_named(name)[0].file,
-            score,
-            reasons: Vec::new(),
-        };
+        let file = |name: &str, score: f32| file_of(&index, name, score);
         let targets = |pad_named: bool| -> Vec<String> {
             let ranking = Ranking {
                 defs: vec![
@@ -3986,11 +3994,7 @@ describe('http adapter', () => {
         source.push_str("//- /src/other.py\ndef unrelated():\n    return 1\n");
         let (index, _) = crate::index::tests::index_fixture(&source);
         let ranked = |name: &str, score: f32| ranked_by_bm25(&index, name, score);
-        let file = |name: &str, score: f32| RankedFile {
-            file: index.defs_named(name)[0].file,
-            score,
-            reasons: Vec::new(),
-        };
+        let file = |name: &str, score: f32| file_of(&index, name, score);
         let ranking = Ranking {
             defs: vec![
                 ranked("handle", 1.0),

@@ -392,26 +392,6 @@ impl Engine {
                 });
             }
         }
-        let uses_left = assembly
-            .uses_left
-            .iter()
-            .map(|uses| UsesLeft {
-                of: uses.of.clone(),
-                uses: uses
-                    .sites
-                    .iter()
-                    .map(|site| UseLeft {
-                        symbol: items::qualified_name(index, site.caller),
-                        file: site.file,
-                        path: index
-                            .file(site.file)
-                            .map(|data| data.path.to_string())
-                            .unwrap_or_default(),
-                        line: site.line,
-                    })
-                    .collect(),
-            })
-            .collect();
         lap("render", &mut timings);
         Ok(ContextResult {
             intent,
@@ -422,7 +402,7 @@ impl Engine {
             files,
             omitted,
             unresolved,
-            uses_left,
+            uses_left: assembly.uses_left,
             text: assembly.text,
             timings_ms: timings,
         })

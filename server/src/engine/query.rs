@@ -183,27 +183,8 @@ fn looks_like_code(word: &str) -> bool {
 }
 
 pub fn analyze(query: &str) -> QueryAnalysis {
-    // The standard library's unwrap messages name its own `Option::unwrap()` and `None`:
-    // blanked, so that their words and names are not the task's (the frames and the
-    // location above them stay).
-    let blanked;
-    let query = if query.lines().any(super::trace::is_std_unwrap_message) {
-        blanked = query
-            .split_inclusive('\n')
-            .map(|line| {
-                if super::trace::is_std_unwrap_message(line) {
-                    line.chars()
-                        .map(|ch| if ch == '\n' { ch } else { ' ' })
-                        .collect()
-                } else {
-                    line.to_owned()
-                }
-            })
-            .collect::<String>();
-        blanked.as_str()
-    } else {
-        query
-    };
+    // The standard library's unwrap messages name its own `Option::unwrap()` and `None`.
+    let query = &*super::trace::without_std_unwrap_messages(query);
     let mut res = QueryAnalysis {
         frames: parse_frames(query),
         ..QueryAnalysis::default()

@@ -139,6 +139,28 @@ pub fn is_std_unwrap_message(line: &str) -> bool {
         && (trimmed.contains("` on a `") || trimmed.contains("` on an `"))
 }
 
+/// The query with the standard library's unwrap messages (see [`is_std_unwrap_message`])
+/// blanked, offsets kept: their words and names are not the task's, while the frames and
+/// the location above them stay.
+pub fn without_std_unwrap_messages(query: &str) -> std::borrow::Cow<'_, str> {
+    if !query.lines().any(is_std_unwrap_message) {
+        return std::borrow::Cow::Borrowed(query);
+    }
+    query
+        .split_inclusive('\n')
+        .map(|line| {
+            if is_std_unwrap_message(line) {
+                line.chars()
+                    .map(|ch| if ch == '\n' { ch } else { ' ' })
+                    .collect()
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// Whether a line is a Rust panic's location line, `thread 'main' panicked at
 /// src/x.rs:88:9:`, whose message is the next line (since Rust 1.73).
 pub fn opens_panic_message(line: &str) -> bool {

@@ -1155,12 +1155,15 @@ fn header_end(config: &LanguageConfig, node: Node<'_>, body: Node<'_>) -> usize 
 }
 
 /// The bare name of a type as written in a receiver or `impl`: `*Store` -> `Store`,
-/// `List[T]` -> `List`, `&'a mut Foo<T>` -> `Foo`.
+/// `List[T]` -> `List`, `&'a mut Foo<T>` -> `Foo`, `&'a dyn Executor` -> `Executor`.
 fn type_name(text: &str) -> &str {
     let mut rest = text.trim();
     loop {
         let trimmed = rest.trim_start_matches(['*', '&', '(', ' ', '\t']);
-        let trimmed = trimmed.strip_prefix("mut ").unwrap_or(trimmed);
+        let trimmed = ["mut ", "dyn ", "impl "]
+            .iter()
+            .find_map(|keyword| trimmed.strip_prefix(keyword))
+            .unwrap_or(trimmed);
         let trimmed = match trimmed.strip_prefix('\'') {
             // A lifetime: `'a Foo`.
             Some(after) => after
@@ -1180,7 +1183,7 @@ fn type_name(text: &str) -> &str {
 }
 
 /// The bare name of a binding's type: [`type_name`] of the text without quotes (a Python
-/// forward reference), `dyn` or `impl`, then its last path segment (`pkg.Store`,
+/// forward reference), then its last path segment (`pkg.Store`,
 /// `crate::a::Store`).
 fn binding_type_name(text: &str) -> &str {
     let bare = binding_type_path(text);
@@ -1192,21 +1195,10 @@ fn binding_type_name(text: &str) -> &str {
     }
 }
 
-/// A binding's type as [`type_name`] gives it, path included, from its text without quotes,
-/// `dyn` or `impl`, also behind a reference (`&'a dyn Executor`, `&mut impl Write`).
+/// A binding's type as [`type_name`] gives it, path included, from its text without quotes
+/// (`&'a dyn Executor`, `&mut impl Write`, a Python forward reference `"Store"`).
 fn binding_type_path(text: &str) -> &str {
-    let text = text.trim().trim_matches(['"', '\'']);
-    let text = text
-        .strip_prefix("dyn ")
-        .or_else(|| text.strip_prefix("impl "))
-        .unwrap_or(text);
-    let name = type_name(text);
-    if name == "dyn" || name == "impl" {
-        // `type_name` gives a slice of `text`: what follows the keyword is the type.
-        let after = name.as_ptr() as usize - text.as_ptr() as usize + name.len();
-        return type_name(text[after..].trim_start());
-    }
-    name
+    type_name(text.trim().trim_matches(['"', '\'']))
 }
 
 /// What qualifies a binding's type with a `.` path: `http` for `*http.Request`, `a.b` for
