@@ -1034,22 +1034,38 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
         notes: Vec::new(),
     };
     for frame in &analysis.frames {
-        let files = files_matching_path(index, &frame.path);
+        let Some((path, line)) = &frame.at else {
+            // A Rust frame named only by its function's path from the crate's root.
+            let def = frame
+                .function
+                .as_deref()
+                .and_then(|f| index.rust_path_def(f));
+            if let Some((def, data)) = def.and_then(|def| Some((def, index.file(def.file)?))) {
+                if !targets.defs.iter().any(|(known, _)| *known == def) {
+                    targets.files.push(def.file);
+                    targets
+                        .defs
+                        .push((def, format!("{REASON_FRAME}{}", data.path)));
+                }
+            }
+            continue;
+        };
+        let files = files_matching_path(index, path);
         let Some(&file) = files.first() else { continue };
         let Some(data) = index.file(file) else {
             continue;
         };
-        if files.len() > 1 && !frame.path.contains('/') {
+        if files.len() > 1 && !path.contains('/') {
             continue;
         }
         targets.files.push(file);
-        let offset = data.line_index.line_start(frame.line.saturating_sub(1));
-        let line_end = data.line_index.line_end(frame.line.saturating_sub(1));
+        let offset = data.line_index.line_start(line.saturating_sub(1));
+        let line_end = data.line_index.line_end(line.saturating_sub(1));
         let mut enclosing = index.enclosing_defs(file, offset);
         if enclosing.is_empty() {
             enclosing = index.enclosing_defs(file, line_end.saturating_sub(1));
         }
-        let reason = format!("{REASON_FRAME}{}:{}", data.path, frame.line);
+        let reason = format!("{REASON_FRAME}{}:{line}", data.path);
         // A trace from another version of the file (a deployed release, an installed
         // package) has its lines elsewhere: when the frame's function is not what holds the
         // line, the nearest definition of that name in the file is.
@@ -2236,6 +2252,59 @@ pub fn route() {}
             .map(|file| &*index.file(*file).unwrap().path)
             .collect();
         assert_eq!(paths, ["axum/src/routing/mod.rs"]);
+    }
+
+    #[test]
+    fn a_rust_backtrace_without_locations_points_at_its_functions_innermost_first() {
+        let (index, search) = indexed(
+            r#"
+//- /Cargo.toml
+[package]
+name = "bench-tool"
+[[bin]]
+name = "bt"
+path = "src/main.rs"
+//- /src/lib.rs
+pub mod util;
+pub mod runner;
+//- /src/main.rs
+fn main() {
+    bench_tool::runner::Runner::new().run();
+}
+//- /src/util.rs
+pub fn max(values: &[f64]) -> f64 {
+    *values.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap()
+}
+//- /src/runner.rs
+pub struct Runner;
+impl Runner {
+    pub fn new() -> Runner { Runner }
+    pub fn run(&self) -> f64 { crate::util::max(&[]) }
+}
+//- /build.rs
+fn main() {}
+"#,
+        );
+        // A release build: no `at path:line` below the frames.
+        let trace = "it crashed\nthread 'main' panicked at library/core/src/option.rs:2:9:\n\
+            stack backtrace:\n   0: rust_begin_unwind\n   1: core::option::unwrap_failed\n   \
+            2: bench_tool::util::max\n   3: bench_tool::runner::Runner::run\n   \
+            4: bt::main\n   5: std::rt::lang_start\n";
+        let ranking = rank_task(&index, &search, trace, IntentKind::BugFix);
+        let framed: Vec<String> = ranking
+            .defs
+            .iter()
+            .filter(|ranked| ranked.reasons.iter().any(|r| r.starts_with(REASON_FRAME)))
+            .map(|ranked| {
+                let def = index.def(ranked.def).unwrap();
+                format!("{}:{}", index.file(ranked.def.file).unwrap().path, def.name)
+            })
+            .collect();
+        // `bt` is the binary's name: its `main` is `src/main.rs`'s, not the build script's.
+        assert_eq!(
+            framed,
+            ["src/util.rs:max", "src/runner.rs:run", "src/main.rs:main"]
+        );
     }
 
     #[test]

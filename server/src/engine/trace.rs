@@ -7,10 +7,13 @@
 /// One frame (or `file:line` mention) of a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceFrame {
-    /// The path as written in the trace.
-    pub path: String,
-    /// 1-based line.
-    pub line: u32,
+    /// The path as written in the trace and the 1-based line; none for a frame that names
+    /// only its function (a Rust backtrace of a build without debug information:
+    /// `4: app::util::max`).
+    pub at: Option<(String, u32)>,
+    /// The function as written; for a Rust backtrace's frame without a location, its path
+    /// from the crate's root without closures, hashes and generic arguments
+    /// (`app::Store::get`).
     pub function: Option<String>,
 }
 
@@ -30,14 +33,35 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
     }
     let mut frames = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
+    let rust_backtrace = text.contains("stack backtrace:") || text.contains("panicked at ");
     for (idx, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
+        // A Rust backtrace's frame that names only its function (no `at path:line` below it:
+        // a build without debug information).
+        if rust_backtrace {
+            if let Some(symbol) = rust_backtrace_symbol(trimmed) {
+                let located = lines
+                    .get(idx + 1)
+                    .is_some_and(|next| is_backtrace_location(next));
+                if !located && !is_rust_runtime(&symbol) {
+                    frames.push(TraceFrame {
+                        at: None,
+                        function: Some(symbol),
+                    });
+                }
+                continue;
+            }
+        }
         if let Some((function, location)) = js_location(trimmed) {
             if let Some((path, line_no)) = path_line(location) {
+                // A Rust backtrace's `at ./src/x.rs:10:5` is below its function's line.
+                let function = function.map(str::to_owned).or_else(|| {
+                    let above = lines.get(idx.checked_sub(1)?)?;
+                    rust_backtrace_symbol(above.trim())
+                });
                 frames.push(TraceFrame {
-                    path,
-                    line: line_no,
-                    function: function.map(str::to_owned),
+                    at: Some((path, line_no)),
+                    function,
                 });
                 continue;
             }
@@ -45,8 +69,7 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
         if let Some(location) = panic_location(trimmed) {
             if let Some((path, line_no)) = path_line(location) {
                 frames.push(TraceFrame {
-                    path,
-                    line: line_no,
+                    at: Some((path, line_no)),
                     function: None,
                 });
                 continue;
@@ -67,8 +90,7 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
                     .map(|name| name.rsplit('/').next().unwrap_or(name).trim().to_owned())
                     .filter(|name| !name.is_empty());
                 frames.push(TraceFrame {
-                    path,
-                    line: line_no,
+                    at: Some((path, line_no)),
                     function,
                 });
                 continue;
@@ -78,8 +100,7 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
         for word in trimmed.split(|ch: char| ch.is_whitespace() || "()[]{}<>\"'`,;".contains(ch)) {
             if let Some((path, line_no)) = path_line(word.trim_end_matches(['.', ':'])) {
                 frames.push(TraceFrame {
-                    path,
-                    line: line_no,
+                    at: Some((path, line_no)),
                     function: None,
                 });
             }
@@ -87,6 +108,90 @@ pub fn parse_frames(text: &str) -> Vec<TraceFrame> {
     }
     frames.dedup();
     frames
+}
+
+/// The function a Rust backtrace's frame line names (`4: app::util::max`, with `RUST_BACKTRACE=full`
+/// `4:     0x55d1 - app::util::max::h0123456789abcdef`), as a path from its crate's root
+/// without closures, symbol hashes and generic arguments (`<app::Store as app::Get>::get` ->
+/// `app::Store::get`).
+pub fn rust_backtrace_symbol(trimmed: &str) -> Option<String> {
+    let (number, rest) = trimmed.split_once(':')?;
+    if number.is_empty() || !number.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let rest = match rest.split_once(" - ") {
+        Some((address, symbol)) if address.starts_with("0x") => symbol,
+        _ => rest,
+    };
+    // `<Type as Trait>::method` is the type's method.
+    let rest = rest.trim();
+    if rest.is_empty() || !rest.contains("::") {
+        return None;
+    }
+    let unqualified = match rest.strip_prefix('<') {
+        Some(inner) => {
+            let close = matching_angle(inner)?;
+            let (target, after) = (&inner[..close], &inner[close + 1..]);
+            let own = target.split(" as ").next().unwrap_or(target);
+            format!("{own}{after}")
+        }
+        None => rest.to_owned(),
+    };
+    if unqualified.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut plain = String::with_capacity(unqualified.len());
+    let mut depth = 0usize;
+    for ch in unqualified.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.push(ch),
+            _ => {}
+        }
+    }
+    let segments: Vec<&str> = plain
+        .split("::")
+        .filter(|segment| !segment.is_empty())
+        .filter(|segment| !segment.starts_with('{'))
+        .filter(|segment| !is_symbol_hash(segment))
+        .collect();
+    let identifiers = segments
+        .iter()
+        .all(|segment| segment.chars().all(|ch| ch.is_alphanumeric() || ch == '_'));
+    (segments.len() > 1 && identifiers).then(|| segments.join("::"))
+}
+
+/// The position of the `>` closing the `<` just before `text`.
+fn matching_angle(text: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    for (at, ch) in text.char_indices() {
+        match ch {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A legacy mangled symbol's hash segment (`h0123456789abcdef`).
+fn is_symbol_hash(segment: &str) -> bool {
+    segment.len() == 17
+        && segment.starts_with('h')
+        && segment[1..].bytes().all(|byte| byte.is_ascii_hexdigit())
+}
+
+/// Frames of the standard library and the runtime's unwinding: no code of a repository.
+fn is_rust_runtime(symbol: &str) -> bool {
+    let first = symbol.split("::").next().unwrap_or(symbol);
+    matches!(first, "std" | "core" | "alloc" | "backtrace") || first.starts_with("__")
 }
 
 /// Whether a line of a trace says where a frame is (Python's `File "...", line 12, in f`,
@@ -97,6 +202,9 @@ pub fn is_frame_location(line: &str) -> bool {
     let trimmed = line.trim();
     if let Some(rest) = trimmed.strip_prefix("File \"") {
         return rest.contains("\", line ");
+    }
+    if rust_backtrace_symbol(trimmed).is_some() {
+        return true;
     }
     [
         js_location(trimmed).map(|(_, location)| location),
@@ -205,8 +313,7 @@ fn python_frames(text: &str) -> Vec<TraceFrame> {
         };
         if let Ok(line_no) = line_no.trim().parse::<u32>() {
             frames.push(TraceFrame {
-                path: path.to_owned(),
-                line: line_no,
+                at: Some((path.to_owned(), line_no)),
                 function,
             });
         }
@@ -305,12 +412,8 @@ mod tests {
         parse_frames(text)
             .into_iter()
             .map(|frame| {
-                format!(
-                    "{}:{} {}",
-                    frame.path,
-                    frame.line,
-                    frame.function.unwrap_or_default()
-                )
+                let (path, line) = frame.at.unwrap_or_default();
+                format!("{path}:{line} {}", frame.function.unwrap_or_default())
             })
             .collect()
     }
@@ -393,5 +496,33 @@ mod tests {
         assert_eq!(frames(rust), ["crates/kv-core/src/store.rs:88 "]);
         assert_eq!(frames("see src/app.py:10 for details"), ["src/app.py:10 "]);
         assert!(frames("version 1.2:3 of x").is_empty());
+    }
+
+    #[test]
+    fn rust_backtrace_frames_without_locations_name_their_functions() {
+        // A release build's backtrace: the panic's location, then functions only, the
+        // standard library's and the runtime's left out.
+        let short = "thread 'main' panicked at src/util/min_max.rs:5:35:\nboom\nstack backtrace:\n   0: rust_begin_unwind\n   1: core::panicking::panic_fmt\n   2: core::option::unwrap_failed\n   3: app::util::min_max::max\n   4: app::benchmark::Benchmark::run::{{closure}}\n   5: <app::exec::Shell as app::exec::Executor>::run\n   6: app::main\n   7: std::rt::lang_start_internal\n";
+        assert_eq!(
+            frames(short),
+            [
+                "src/util/min_max.rs:5 ",
+                ":0 app::util::min_max::max",
+                ":0 app::benchmark::Benchmark::run",
+                ":0 app::exec::Shell::run",
+                ":0 app::main",
+            ]
+        );
+        // `RUST_BACKTRACE=full`: addresses and symbol hashes.
+        let full = "stack backtrace:\n   0:     0x55d5c1a2b3c4 - app::store::Store<K>::get::h0123456789abcdef\n";
+        assert_eq!(frames(full), [":0 app::store::Store::get"]);
+        // With debug information a location follows, and the frame is located there.
+        let located =
+            "stack backtrace:\n   3: app::util::max\n             at ./src/util.rs:5:35\n";
+        assert_eq!(frames(located), ["./src/util.rs:5 app::util::max"]);
+        // Outside a Rust trace a numbered line is a list's.
+        assert!(frames("Steps:\n1: app::run\n").is_empty());
+        assert!(is_frame_location("   3: app::util::min_max::max"));
+        assert_eq!(rust_backtrace_symbol("2: rust_begin_unwind"), None);
     }
 }

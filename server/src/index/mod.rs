@@ -566,6 +566,28 @@ impl Index {
         self.resolution().modules.resolve(self, file, import)
     }
 
+    /// The function a Rust path from its crate's root names, as a backtrace writes it
+    /// (`app::benchmark::Benchmark::run`): the module file by the crate's name and the file
+    /// layout (see `ModuleMap::rust_item_module`), then the function in it by its name and
+    /// its type or inline module (`Benchmark`), or at the module's top level.
+    pub fn rust_path_def(&self, path: &str) -> Option<DefId> {
+        let segments: Vec<&str> = path.split("::").collect();
+        let modules = self.resolution().modules.rust_item_modules(self, &segments);
+        modules.into_iter().find_map(|(file, items)| {
+            let (name, outer) = items.split_last()?;
+            self.file_defs(file).find(|def_id| {
+                self.def(*def_id).is_some_and(|def| {
+                    &*def.name == *name
+                        && def.kind.is_callable()
+                        && match outer.last() {
+                            Some(container) => self.container_name(*def_id) == Some(*container),
+                            None => def.parent.is_none(),
+                        }
+                })
+            })
+        })
+    }
+
     /// The definition with this name in `file`'s top level (or inside a module).
     pub fn top_level_def(&self, file: FileId, name: &str) -> Option<DefId> {
         let data = self.file(file)?;

@@ -29,6 +29,9 @@ pub(crate) struct ModuleMap {
     go_dirs: FxHashMap<(u32, String), Vec<FileId>>,
     /// Crate name (with `_`) -> (root, crate directory).
     rust_crates: FxHashMap<String, (u32, String)>,
+    /// Binary name (with `_`; `[[bin]]` targets and a package with `src/main.rs`) -> (root,
+    /// crate directory, the binary's root file from the crate directory).
+    rust_bins: FxHashMap<String, (u32, String, String)>,
     /// (root, crate directory, module path joined by `::`) -> module file.
     rust_modules: FxHashMap<(u32, String, String), FileId>,
     /// Rust file -> (crate directory, module path).
@@ -157,9 +160,16 @@ impl ModuleMap {
                 }
             }
             "Cargo.toml" => {
+                for (name, path) in cargo_bins(&manifest.text) {
+                    self.rust_bins
+                        .insert(name.replace('-', "_"), (manifest.root, dir.clone(), path));
+                }
                 if let Some(name) = cargo_package_name(&manifest.text) {
-                    self.rust_crates
-                        .insert(name.replace('-', "_"), (manifest.root, dir));
+                    let name = name.replace('-', "_");
+                    self.rust_bins
+                        .entry(name.clone())
+                        .or_insert_with(|| (manifest.root, dir.clone(), "src/main.rs".to_owned()));
+                    self.rust_crates.insert(name, (manifest.root, dir));
                 }
             }
             _ => {}
@@ -388,6 +398,44 @@ impl ModuleMap {
             .copied()
     }
 
+    /// The module file a Rust path from its crate's root names, by the crate's package name
+    /// (`-` read as `_`) and the file layout, and the rest of the path, the items inside that
+    /// module: `app::util::min_max::max` -> (`src/util/min_max.rs`, `["max"]`).
+    /// A binary's crate (`[[bin]] name = "kv"`, or a package with `src/main.rs` beside its
+    /// `lib.rs`) has its own root file and shares the package's other modules; each
+    /// candidate is tried in turn.
+    pub(crate) fn rust_item_modules<'p>(
+        &self,
+        index: &Index,
+        segments: &'p [&'p str],
+    ) -> Vec<(FileId, &'p [&'p str])> {
+        let mut found = Vec::new();
+        let Some((first, rest)) = segments.split_first() else {
+            return found;
+        };
+        let module = |root: u32, crate_dir: &str, min_len: usize| {
+            (min_len..=rest.len()).rev().find_map(|len| {
+                self.rust_modules
+                    .get(&(root, crate_dir.to_owned(), rest[..len].join("::")))
+                    .map(|file| (*file, &rest[len..]))
+            })
+        };
+        if let Some((root, crate_dir)) = self.rust_crates.get(*first) {
+            found.extend(module(*root, crate_dir, 0));
+        }
+        if let Some((root, crate_dir, main)) = self.rust_bins.get(*first) {
+            let in_root = index
+                .file_id(*root, &join(crate_dir, main))
+                .map(|file| (file, rest));
+            for candidate in module(*root, crate_dir, 1).into_iter().chain(in_root) {
+                if !found.contains(&candidate) {
+                    found.push(candidate);
+                }
+            }
+        }
+        found
+    }
+
     /// The crate and absolute module path a Rust path names, from `file`'s point of view.
     fn rust_path(
         &self,
@@ -471,6 +519,46 @@ fn cargo_package_name(text: &str) -> Option<String> {
     None
 }
 
+/// The `[[bin]]` targets of a `Cargo.toml`: each one's name and root file (`src/main.rs` for
+/// the one named after the package, `src/bin/<name>.rs` for the others, unless a `path` says).
+fn cargo_bins(text: &str) -> Vec<(String, String)> {
+    let package = cargo_package_name(text);
+    let mut bins: Vec<(Option<String>, Option<String>)> = Vec::new();
+    let mut in_bin = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+            if in_bin {
+                bins.push((None, None));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('"').to_owned();
+        match (in_bin, bins.last_mut(), key.trim()) {
+            (true, Some(bin), "name") => bin.0 = Some(value),
+            (true, Some(bin), "path") => bin.1 = Some(value),
+            _ => {}
+        }
+    }
+    bins.into_iter()
+        .filter_map(|(name, path)| {
+            let name = name?;
+            let path = path.unwrap_or_else(|| {
+                if package.as_deref() == Some(name.as_str()) {
+                    "src/main.rs".to_owned()
+                } else {
+                    format!("src/bin/{name}.rs")
+                }
+            });
+            Some((name, path))
+        })
+        .collect()
+}
+
 /// The crate directory and module path of a Rust file by the file-layout conventions
 /// (`src/lib.rs` is the crate root, `src/a/mod.rs` and `src/a.rs` are `a`; files under
 /// `tests/`, `examples/`, `benches/` and `src/bin/` are crate roots of their own).
@@ -525,6 +613,15 @@ mod tests {
             "[workspace]\nmembers = []\n[package]\nname = \"kv-core\"\nversion = \"0.1.0\"\n";
         assert_eq!(cargo_package_name(text).as_deref(), Some("kv-core"));
         assert_eq!(cargo_package_name("[dependencies]\nname = \"x\"\n"), None);
+        let bins = "[package]\nname = \"kv-cli\"\n[[bin]]\nname = \"kv\"\npath = \"src/main.rs\"\n[[bin]]\nname = \"kv-dump\"\n[[bin]]\nname = \"kv-cli\"\n[dependencies]\nname = \"x\"\n";
+        assert_eq!(
+            cargo_bins(bins),
+            [
+                ("kv".to_owned(), "src/main.rs".to_owned()),
+                ("kv-dump".to_owned(), "src/bin/kv-dump.rs".to_owned()),
+                ("kv-cli".to_owned(), "src/main.rs".to_owned()),
+            ]
+        );
     }
 
     #[test]
