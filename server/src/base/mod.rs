@@ -170,7 +170,26 @@ const AUXILIARY_DIRS: &[(&str, &str)] = &[
     ("vendored", "vendor"),
     ("third_party", "vendor"),
     ("third-party", "vendor"),
+    ("perf", "bench"),
+    ("performance", "bench"),
 ];
+
+/// The kind of auxiliary code a directory holds by its name, or by one of the words of a
+/// name joined by `-`, `_` or `.` (`perf-testing`, `__performance_tests__`, `example-app`,
+/// `docs_src`).
+fn auxiliary_dir_kind(dir: &str) -> Option<&'static str> {
+    let kind_of = |name: &str| {
+        AUXILIARY_DIRS
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, kind)| *kind)
+    };
+    kind_of(dir).or_else(|| {
+        dir.split(['-', '_', '.'])
+            .filter(|word| !word.is_empty() && *word != dir)
+            .find_map(|word| kind_of(&word.to_ascii_lowercase()))
+    })
+}
 
 /// The kind of auxiliary code a path holds (see [`AUXILIARY_DIRS`]): `example`, `sample`,
 /// `demo`, `bench`, `doc` or `vendor`, the outermost directory deciding; Python in a
@@ -181,11 +200,7 @@ pub fn auxiliary_kind(path: &str) -> Option<&'static str> {
     let (dirs, file_name) = path.rsplit_once('/')?;
     let python = file_name.ends_with(".py") || file_name.ends_with(".pyi");
     dirs.split('/').enumerate().find_map(|(depth, dir)| {
-        AUXILIARY_DIRS
-            .iter()
-            .find(|(name, _)| *name == dir)
-            .map(|(_, kind)| *kind)
-            .or((python && depth > 0 && dir == "packages").then_some("vendor"))
+        auxiliary_dir_kind(dir).or((python && depth > 0 && dir == "packages").then_some("vendor"))
     })
 }
 
@@ -228,6 +243,10 @@ mod tests {
             ("docs/examples/app.py", "doc"),
             ("sandbox/client.js", "demo"),
             ("website/src/pages/index.js", "doc"),
+            ("perf-testing/immutability-benchmarks.mjs", "bench"),
+            ("__performance_tests__/add-data.mjs", "bench"),
+            ("performance/benchmark.py", "bench"),
+            ("example-app/src/main.ts", "example"),
         ] {
             assert_eq!(auxiliary_kind(path), Some(kind), "{path}");
         }
@@ -239,6 +258,9 @@ mod tests {
             "packages/zod/src/types.ts",
             "web/packages/ui/src/button.tsx",
             "src/requests/packages.py",
+            "src/performance.ts",
+            "src/exampleParser/x.ts",
+            "src/docstring/x.py",
         ] {
             assert_eq!(auxiliary_kind(path), None, "{path}");
         }
