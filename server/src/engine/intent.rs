@@ -314,6 +314,7 @@ impl CueNeedles {
 /// starting verb is).
 const OPENERS: &[(IntentKind, &str, f32)] = &[
     (IntentKind::UsageExploration, "where", 3.0),
+    (IntentKind::UsageExploration, "who", 3.0),
     (IntentKind::DefinitionLookup, "what", 2.5),
     (IntentKind::DefinitionLookup, "which", 1.5),
 ];
@@ -525,6 +526,8 @@ pub fn detect(query: &str, frames: &[TraceFrame]) -> Intent {
 struct Votes {
     scores: [f32; 6],
     signals: [Vec<String>; 6],
+    /// The kind the cue opening the task voted for: the instruction, which wins a tie.
+    opening: Option<IntentKind>,
 }
 
 impl Votes {
@@ -533,13 +536,19 @@ impl Votes {
         self.signals[kind as usize].push(signal);
     }
 
-    /// The kind with the highest score (the first of `IntentKind::ALL` on a tie), with a
-    /// confidence from its share of all scores; implementation, unsure, when nothing voted.
+    /// The kind with the highest score (on a tie, the kind the task's opening cue voted
+    /// for, else the first of `IntentKind::ALL`), with a confidence from its share of all
+    /// scores; implementation, unsure, when nothing voted.
     fn decide(mut self) -> Intent {
         let scores = self.scores;
-        let best = (0..6)
+        let mut best = (0..6)
             .max_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(b.cmp(a)))
             .expect("six kinds");
+        if let Some(opening) = self.opening {
+            if scores[opening as usize] >= scores[best] {
+                best = opening as usize;
+            }
+        }
         let total: f32 = scores.iter().sum();
         if scores[best] <= 0.0 {
             return Intent {
@@ -632,6 +641,7 @@ fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
             weight * BODY_CUE_SHARE
         };
         let signal = if at_start {
+            votes.opening.get_or_insert(*kind);
             format!("starts-with:{cue}")
         } else {
             format!("word:{cue}")
@@ -645,6 +655,7 @@ fn vote_cues(votes: &mut Votes, query: &str, words: &[String]) {
 fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str) {
     for (kind, opener, weight) in OPENERS {
         if first == *opener {
+            votes.opening.get_or_insert(*kind);
             votes.add(*kind, *weight, format!("question:{opener}"));
         }
     }
@@ -664,13 +675,25 @@ fn vote_questions(votes: &mut Votes, query: &str, words: &[String], first: &str)
             );
         }
     }
-    let is_question = QUESTION_WORDS.contains(&first) || query.trim_end().ends_with('?');
-    if is_question {
-        for (kind, cues, weight) in QUESTION_CUES {
-            for cue in *cues {
-                if words.iter().skip(1).any(|word| word == cue) {
-                    votes.add(*kind, *weight, format!("question-word:{cue}"));
-                }
+    // A task opening with a question word is a question; one ending with `?` asks only its
+    // last sentence (`... works fine on Linux. Can we allow negative timestamps?` reports,
+    // then asks for a change).
+    let asked: Vec<String> = if QUESTION_WORDS.contains(&first) {
+        words.iter().skip(1).cloned().collect()
+    } else if let Some(body) = query.trim_end().strip_suffix('?') {
+        let start = body.rfind(['.', '!', '?', '\n']).map_or(0, |at| at + 1);
+        body[start..]
+            .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+            .filter(|word| !word.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for (kind, cues, weight) in QUESTION_CUES {
+        for cue in *cues {
+            if asked.iter().any(|word| word == cue) {
+                votes.add(*kind, *weight, format!("question-word:{cue}"));
             }
         }
     }
@@ -922,6 +945,28 @@ mod tests {
         assert_eq!(
             kind_of("Simplify typings and change any to unknown"),
             IntentKind::Refactor
+        );
+    }
+
+    #[test]
+    fn the_opening_instruction_wins_a_tie_and_a_question_is_its_last_sentence() {
+        // `Add` votes as much as the fault words describing the wanted behaviour.
+        assert_eq!(
+            kind_of("Add a Slug field: it strips whitespace on load and should raise its own invalid error like Email does"),
+            IntentKind::Implementation
+        );
+        assert_eq!(
+            kind_of("who creates and stops the Ticker?"),
+            IntentKind::UsageExploration
+        );
+        // `works` asks how code works only inside the question.
+        assert_eq!(
+            kind_of("DateTime rejects dates before 1970. datetime.fromtimestamp works fine on Linux. Can we allow negative timestamps?"),
+            IntentKind::BugFix
+        );
+        assert_eq!(
+            kind_of("The flag parser: how does it work with repeated flags?"),
+            IntentKind::DefinitionLookup
         );
     }
 
