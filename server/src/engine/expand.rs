@@ -646,8 +646,10 @@ pub fn expand(
     let call_sites = std::mem::take(&mut expander.call_sites);
     let mut candidates = expander.candidates;
     // The one definition of a name the task writes as code is shown wherever it is
-    // (`cmd.Bool("verbose") returns false`): its own code, not what surrounds it. (A name
-    // of several definitions, a mirror's or a declaration's, stays where its file ranks.)
+    // (`cmd.Bool("verbose") returns false`), as a tool of the change too (`u.Path is built by
+    // routeRegexp.url`, in a file ranked below the route's): its own code, not what
+    // surrounds it. (A name of several definitions, a mirror's or a declaration's, stays
+    // where its file ranks.)
     // So is a target holding text the task quotes, when one file alone holds it: where a
     // pasted panic's or log's message is made (axum's `Overlapping method route. Handler
     // for ...`, raised in `method_routing.rs` for a panic located in the caller's
@@ -662,8 +664,7 @@ pub fn expand(
     let written: FxHashSet<DefId> = primary
         .iter()
         .filter(|target| {
-            (target.direct && target.marks.unique_name)
-                || (target.marks.literal && literal_files.len() == 1)
+            target.marks.unique_name || (target.marks.literal && literal_files.len() == 1)
         })
         .map(|target| target.def)
         .collect();
@@ -3400,6 +3401,10 @@ describe('http adapter', () => {
                 .find(|candidate| candidate.def == Some(flag) && candidate.section == Section::Code)
                 .expect("the named function's code")
         };
+        assert!(!code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
+        // So does a name written as a tool of the change (`built by flags.bool_flag`), which
+        // the ranking counts as named, not direct.
+        ranking.defs[1].direct = false;
         assert!(!code_of(&ranking).reasons.contains(&"off-focus".to_owned()));
         // One of several definitions of the name must earn its place by its file's rank.
         ranking.defs[1].reasons = vec!["exact-name:bool_flag".to_owned()];

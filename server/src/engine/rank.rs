@@ -963,7 +963,13 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     }
     fusion.add_list(W_MENTION_FUZZY, &named.fuzzy, Found::ByName);
     fusion.add_list(W_USED_MENTION, &named.used, Found::ByName);
-    let mentioned = mentioned_files(input);
+    let located: FxHashSet<FileId> = traces
+        .files
+        .iter()
+        .copied()
+        .chain(named.exact.iter().map(|(def, _)| def.file))
+        .collect();
+    let mentioned = mentioned_files(input, &located);
     fusion.add_list(W_PATH, &mentioned.defs, Found::Located);
     fusion.add_list(W_COMPOUND, &word_pair_names(input), Found::ByName);
     fusion.add_list(W_WORD_NAME, &words_that_are_names(input), Found::ByName);
@@ -1344,7 +1350,10 @@ struct MentionedFiles {
     files: Vec<FileId>,
 }
 
-fn mentioned_files(input: &RankInput<'_>) -> MentionedFiles {
+/// `located`: files where the task already points at definitions (a trace's frames, the
+/// names it writes). A path to one of them says where those are (`add tests for cleanPath
+/// in mux.go`, a traceback's `File "..."` lines), not that its first definitions matter.
+fn mentioned_files(input: &RankInput<'_>, located: &FxHashSet<FileId>) -> MentionedFiles {
     let index = input.index;
     let analysis = input.analysis;
     let mut mentioned = MentionedFiles {
@@ -1353,6 +1362,9 @@ fn mentioned_files(input: &RankInput<'_>) -> MentionedFiles {
     };
     let mut mention = |file: FileId, reason: String| {
         mentioned.files.push(file);
+        if located.contains(&file) {
+            return;
+        }
         for def in index.top_level_defs(file).take(MAX_MENTIONED_FILE_DEFS) {
             mentioned.defs.push((def, reason.clone()));
         }
@@ -2252,6 +2264,40 @@ pub fn route() {}
             .map(|file| &*index.file(*file).unwrap().path)
             .collect();
         assert_eq!(paths, ["axum/src/routing/mod.rs"]);
+    }
+
+    #[test]
+    fn a_path_to_the_file_of_a_named_definition_says_where_it_is() {
+        let (index, search) = indexed(
+            r#"
+//- /mux.go
+package mux
+
+var ErrNotFound = errors.New("no route")
+
+type Router struct{}
+
+func cleanPath(p string) string { return p }
+//- /route.go
+package mux
+
+func (r *Route) Match() bool { return true }
+"#,
+        );
+        let path_reasons = |query: &str| -> Vec<String> {
+            rank_task(&index, &search, query, IntentKind::TestWriting)
+                .defs
+                .iter()
+                .filter(|ranked| ranked.reasons.iter().any(|r| r.starts_with("path:")))
+                .map(|ranked| index.def(ranked.def).unwrap().name.to_string())
+                .collect()
+        };
+        // The file's first definitions are no targets when the task names one of its own.
+        assert!(path_reasons("add tests for cleanPath in mux.go").is_empty());
+        // Naming the file alone, they stand for it.
+        assert!(
+            path_reasons("add tests for the functions in mux.go").contains(&"Router".to_owned())
+        );
     }
 
     #[test]
