@@ -747,8 +747,8 @@ impl<'i, 'a> Packer<'i, 'a> {
         // function's code shows the functions inside it (a closure's `setState`, an inner
         // callback). A class's code does not swallow the method the task is about, the same
         // code does not come twice (a caller already shown as code), and a pasted trace's
-        // frame stays as focused as the trace put it. Any other overlap rules the rendering
-        // out.
+        // frame stays as focused as the trace put it (its own whole function aside, with the
+        // budget mostly unused). Any other overlap rules the rendering out.
         let is_function = candidate.kind.is_some_and(|kind| kind.is_callable());
         let mut overlapped = overlapping(&self.chosen, candidates, candidate, rendering);
         // A container shown as a standard card in the code keeps its line among its file's
@@ -765,10 +765,12 @@ impl<'i, 'a> Packer<'i, 'a> {
         });
         let replaces = overlapped.iter().all(|pos| {
             let other = self.chosen[*pos].rendering(candidates);
+            // A frame's own window gives way to its whole function (see `widen`).
             let holds_code = || {
+                let other_idx = self.chosen[*pos].candidate_idx;
                 is_function
                     && rendering.range != other.range
-                    && !candidates[self.chosen[*pos].candidate_idx].frame
+                    && (!candidates[other_idx].frame || other_idx == idx)
             };
             rendering.fidelity == Fidelity::Full
                 && (other.fidelity != Fidelity::Full || holds_code())
@@ -1742,6 +1744,33 @@ class Client:
         assert!(lines[1].1 > 0, "{text}");
         assert_eq!(lines[1].2, Some((0, 74)), "{text}");
         assert!(text.contains(" part-of=\"1-75\">"), "{text}");
+    }
+
+    #[test]
+    fn a_frames_window_comes_whole_when_most_of_the_budget_is_left() {
+        let (index, _) = crate::index::tests::index_fixture(&long_create(70));
+        let trace = "Traceback (most recent call last):\n  File \"/app/db/query.py\", line 74, in create\n    raise ValueError(\"Batch size must be positive\")\nValueError: Batch size must be positive";
+        let shown = |budget: u32| {
+            let mut request = ContextRequest::new(trace);
+            request.budget = budget;
+            let result = Engine::new()
+                .assemble_context(&index, &request)
+                .expect("valid request");
+            let parts: Vec<bool> = result
+                .items
+                .iter()
+                .filter(|item| item.symbol.as_deref() == Some("create"))
+                .filter(|item| item.fidelity == Fidelity::Full)
+                .map(|item| item.part_of.is_some())
+                .collect();
+            (parts, result.text)
+        };
+        // The frame's lines first; with the budget mostly unused, its whole function.
+        let (parts, text) = shown(8000);
+        assert_eq!(parts, [false], "{text}");
+        assert!(text.contains("total_0 = compute_0"), "{text}");
+        let (parts, text) = shown(700);
+        assert_eq!(parts, [true], "{text}");
     }
 
     #[test]
