@@ -1537,6 +1537,18 @@ fn callers_and_tests(
         .file(def.file)
         .map(|data| crate::index::file_stem(&data.path).to_lowercase())
         .unwrap_or_default();
+    // A module's test file may drop the words its name opens with (`tests/test_registry.py`
+    // for `class_registry.py`), unless a module of the shorter name exists.
+    let target_tail = target_stem
+        .rsplit_once(['_', '-'])
+        .map(|(_, tail)| tail)
+        .filter(|tail| tail.len() >= MIN_TEST_NAME_LEN)
+        .filter(|tail| {
+            !index
+                .files_with_stem(tail)
+                .iter()
+                .any(|file| index.file(*file).is_some_and(|data| !data.is_test))
+        });
     let name_lower = name.to_lowercase();
     let names_target = |file: FileId| -> bool {
         index.file(file).is_some_and(|data| {
@@ -1550,6 +1562,8 @@ fn callers_and_tests(
                         .split(['/', '.', '_', '-'])
                         .any(|word| word == target_stem))
                 || tested_stem(crate::index::file_stem(&path)) == target_stem
+                || target_tail
+                    .is_some_and(|tail| tested_stem(crate::index::file_stem(&path)) == tail)
         })
     };
     let visible: Vec<FileId> = if referencing.len() > MAX_CALLER_FILES_SCANNED {
@@ -2822,6 +2836,35 @@ def test_connect_file():
             names,
             ["test_connect_memory", "test_connect_file", "test_listing"]
         );
+        // A test file may drop the words opening its module's name (`test_registry.py` for
+        // `class_registry.py`), when no module has the shorter name.
+        let source = r#"
+//- /shop/class_registry.py
+def get_class(name):
+    return name
+//- /tests/test_api.py
+from shop.class_registry import get_class
+
+def test_listing():
+    get_class("A")
+//- /tests/test_registry.py
+from shop.class_registry import get_class
+
+def test_lookup():
+    get_class("B")
+"#;
+        let first_test = |source: &str| {
+            let (index, _) = crate::index::tests::index_fixture(source);
+            let target = index.defs_named("get_class")[0];
+            let ranking = one_target(target, target.file);
+            let expansion = expand_plain(&index, &ranking, IntentKind::TestWriting);
+            let mut tests = with_reason(&expansion, "test-of:get_class");
+            tests.sort_by(|a, b| b.score.total_cmp(&a.score));
+            tests[0].symbol.clone().unwrap_or_default()
+        };
+        assert_eq!(first_test(source), "test_lookup");
+        let with_registry = format!("{source}//- /shop/registry.py\ndef other():\n    pass\n");
+        assert_eq!(first_test(&with_registry), "test_listing");
     }
 
     #[test]
