@@ -99,6 +99,8 @@ const OFF_FOCUS: f32 = 0.25;
 /// A renamed name with at most this many definitions has them all renamed (a class's method
 /// and the interface declaring it): none is off the focus. More (`get`) are other things.
 const MAX_RENAMED_DEFINITIONS: usize = 3;
+/// A renamed name written in a type with more definitions than this is not sorted by type.
+const MAX_RENAMED_SCAN: usize = 64;
 
 /// What the expansion reads of the task's text (see `QueryAnalysis`).
 #[derive(Clone, Copy, Default)]
@@ -110,6 +112,8 @@ pub struct TaskText<'a> {
     pub fragments: &'a [String],
     /// The names a rename changes (see `QueryAnalysis::renamed`).
     pub renamed: &'a [String],
+    /// The types a rename writes its names in (see `QueryAnalysis::renamed_in`).
+    pub renamed_in: &'a [(String, String)],
 }
 
 pub struct Expansion {
@@ -585,7 +589,9 @@ pub fn expand(
         terms,
         fragments,
         renamed,
+        renamed_in,
     } = task;
+    let renamed_elsewhere = renamed_elsewhere(index, renamed_in);
     let top_score = ranking.defs.first().map_or(0.0, |best| best.score);
     // A rename's use sites (see `Expander::renamed_use_sites`) are not targets: they
     // leave the targets' places to the definitions the rename changes.
@@ -600,9 +606,10 @@ pub fn expand(
     // A rename of something no target is (a name the task's code does not have yet) leaves
     // every target's callers.
     let renames_a_target = primary.iter().any(|target| {
-        index
-            .def(target.def)
-            .is_some_and(|def| renames(renamed, &def.name))
+        !renamed_elsewhere.contains(&target.def)
+            && index
+                .def(target.def)
+                .is_some_and(|def| renames(renamed, &def.name))
     });
     let written_renamed = renamed;
     let renamed = if renames_a_target { renamed } else { &[] };
@@ -613,6 +620,7 @@ pub fn expand(
         words_only_callers,
         renamed,
         written_renamed,
+        renamed_elsewhere: &renamed_elsewhere,
         candidates: Vec::new(),
         carded: FxHashSet::default(),
         call_sites: Vec::new(),
@@ -676,6 +684,7 @@ pub fn expand(
         .filter(|defs| defs.len() <= MAX_RENAMED_DEFINITIONS)
         .flatten()
         .copied()
+        .filter(|def| !renamed_elsewhere.contains(def))
         .collect();
     // Precision: candidates outside the focus files must earn their place.
     for candidate in &mut candidates {
@@ -809,6 +818,8 @@ struct Expander<'a> {
     renamed: &'a [String],
     /// The names the task renames, whether or not a target has one of them.
     written_renamed: &'a [String],
+    /// The definitions of a renamed name in other types than the one the task writes it in.
+    renamed_elsewhere: &'a FxHashSet<DefId>,
     candidates: Vec<Candidate>,
     carded: FxHashSet<DefId>,
     call_sites: Vec<CallSites>,
@@ -908,7 +919,8 @@ impl Expander<'_> {
         // is about (`where is AxiosHeaders normalize used`), it brings none: they would bury
         // the member's calls. Found by its words, it brings the functions using it (a
         // `save_snapshot` taking the store), not the types naming it (`class Raw(Field)`).
-        let is_renamed = renames(self.renamed, &def_data.name);
+        let is_renamed =
+            renames(self.renamed, &def_data.name) && !self.renamed_elsewhere.contains(&target.def);
         let names_a_member = || {
             primary_ids
                 .iter()
@@ -1882,6 +1894,37 @@ fn push_around_uses(
             ..shown.clone()
         });
     }
+}
+
+/// The definitions of a name a rename writes in a type (`MultiState::mark_zombie`) that
+/// belong to no type related to it, when some do: another type's method of that name is
+/// not renamed (`ProgressDrawTarget::mark_zombie`), an interface declaring it or an
+/// override is. A name of more than [`MAX_RENAMED_SCAN`] definitions is not looked at.
+fn renamed_elsewhere(index: &Index, renamed_in: &[(String, String)]) -> FxHashSet<DefId> {
+    let mut elsewhere = FxHashSet::default();
+    for (owner, name) in renamed_in {
+        let defs = index.defs_named(name);
+        if defs.len() > MAX_RENAMED_SCAN {
+            continue;
+        }
+        let in_owner: Vec<bool> = defs
+            .iter()
+            .map(|def| {
+                index
+                    .container_name(*def)
+                    .is_some_and(|container| index.types_related(container, owner))
+            })
+            .collect();
+        if in_owner.contains(&true) {
+            elsewhere.extend(
+                defs.iter()
+                    .zip(&in_owner)
+                    .filter(|(_, owned)| !**owned)
+                    .map(|(def, _)| *def),
+            );
+        }
+    }
+    elsewhere
 }
 
 /// Whether a rename of the names `renamed` renames a definition named `name`.
@@ -3788,6 +3831,82 @@ describe('http adapter', () => {
         // says whose member the task is about: the member's callers come, not the type's.
         assert_eq!(callers(&[]), ["tighten"]);
         assert_eq!(callers(&["loose".to_owned()]), ["tighten"]);
+    }
+
+    #[test]
+    fn a_rename_written_in_its_type_leaves_another_types_method_of_that_name() {
+        let source = r#"
+//- /src/multi.rs
+pub struct MultiState {
+    zombies: Vec<usize>,
+}
+
+impl MultiState {
+    pub fn mark_zombie(&mut self, index: usize) {
+        self.zombies.push(index);
+    }
+}
+
+pub struct DrawTarget {
+    state: MultiState,
+}
+
+impl DrawTarget {
+    pub fn mark_zombie(&mut self) {
+        self.state.mark_zombie(0);
+    }
+}
+
+pub struct Bar {
+    target: DrawTarget,
+}
+
+impl Bar {
+    pub fn drop(&mut self) {
+        self.target.mark_zombie();
+    }
+}
+"#;
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let multi = member(&index, "MultiState", "mark_zombie");
+        let draw = member(&index, "DrawTarget", "mark_zombie");
+        // Both rank (the task's words find the other), the written one first.
+        let mut ranking = one_target(multi, multi.file);
+        ranking.defs.push(Ranked {
+            named: true,
+            direct: true,
+            def: draw,
+            ..ranked_by_bm25(&index, "mark_zombie", 0.9)
+        });
+        let callers = |renamed_in: &[(String, String)]| {
+            let expansion = expand(
+                &index,
+                &ranking,
+                IntentKind::Refactor,
+                true,
+                &[],
+                TaskText {
+                    renamed: &["mark_zombie".to_owned()],
+                    renamed_in,
+                    ..TaskText::default()
+                },
+            );
+            let mut symbols: Vec<String> = symbols_with_reason(&expansion, "caller-of:mark_zombie")
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            symbols.sort();
+            symbols
+        };
+        // `rename MultiState::mark_zombie`: the call in `DrawTarget.mark_zombie`, not the
+        // calls of `DrawTarget`'s method of that name.
+        let written = [("MultiState".to_owned(), "mark_zombie".to_owned())];
+        assert_eq!(callers(&written), ["DrawTarget.mark_zombie"]);
+        // Unqualified, both are renamed.
+        assert_eq!(callers(&[]), ["Bar.drop", "DrawTarget.mark_zombie"]);
+        // A type the name has no definition in says nothing of which is meant.
+        let unknown = [("Elsewhere".to_owned(), "mark_zombie".to_owned())];
+        assert_eq!(callers(&unknown), ["Bar.drop", "DrawTarget.mark_zombie"]);
     }
 
     #[test]

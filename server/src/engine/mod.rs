@@ -298,6 +298,7 @@ impl Engine {
                 terms: &analysis.terms,
                 fragments: &analysis.fragments,
                 renamed: &analysis.renamed,
+                renamed_in: &analysis.renamed_in,
             },
         );
         lap("expand", &mut timings);

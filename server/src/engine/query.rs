@@ -71,6 +71,10 @@ pub struct QueryAnalysis {
     /// HTTPException's getResponse() to toResponse()`): its callers change with it, those of
     /// the type the task names to say where it is do not.
     pub renamed: Vec<String>,
+    /// The type a rename writes its name in, with the name (`("MultiState", "mark_zombie")`
+    /// for `rename MultiState::mark_zombie to ...`): of the definitions of that name, those
+    /// of that type and its relatives are renamed, not an unrelated type's method.
+    pub renamed_in: Vec<(String, String)>,
     /// The fragments of code the task writes (see [`super::text::for_each_fragment`]),
     /// sorted, each once.
     pub fragments: Vec<String>,
@@ -311,6 +315,16 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         .collect();
     res.renamed.sort_unstable();
     res.renamed.dedup();
+    res.renamed_in = renamed
+        .iter()
+        .filter_map(|name| {
+            let (qualifier, _) = name.rsplit_once(['.', ':'])?;
+            let owner = last_segment(qualifier.trim_end_matches(':'));
+            (!owner.is_empty()).then(|| (owner.to_owned(), last_segment(name).to_owned()))
+        })
+        .collect();
+    res.renamed_in.sort_unstable();
+    res.renamed_in.dedup();
     // The lines of a trace that locate its frames, and the function line above a
     // backtrace's location line (a Go goroutine dump's `pkg.(*Type).method(0xc0, ...)`, a
     // Rust backtrace's `3: crate::module::function`): their words are no words of the
@@ -989,9 +1003,15 @@ mod tests {
             analyze("Rename HTTPException's getResponse() method to toResponse() everywhere");
         assert_eq!(analysis.renamed, ["getResponse"]);
         assert_eq!(analysis.new_names, ["toResponse"]);
+        let analysis = analyze("rename Field.get_prep_value to prepare_value");
+        assert_eq!(analysis.renamed, ["get_prep_value"]);
         assert_eq!(
-            analyze("rename Field.get_prep_value to prepare_value").renamed,
-            ["get_prep_value"]
+            analysis.renamed_in,
+            [("Field".to_owned(), "get_prep_value".to_owned())]
+        );
+        assert_eq!(
+            analyze("Rename MultiState::mark_zombie to retire").renamed_in,
+            [("MultiState".to_owned(), "mark_zombie".to_owned())]
         );
         assert_eq!(
             analyze("`parse_args` is renamed as `parse_argv`").renamed,
