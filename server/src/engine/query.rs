@@ -46,6 +46,9 @@ pub struct QueryAnalysis {
     pub content_words: Vec<String>,
     /// The same words as search terms (see `text::term`), for matching terms and path words.
     pub content_terms: Vec<String>,
+    /// The content words written in capitals (`URL`, `MAX_SIZE`), as `content_words` has
+    /// them: only these name a constant written so.
+    pub capitals: Vec<String>,
     pub frames: Vec<TraceFrame>,
     /// The exceptions the task reports by name, as written (`httpx.ConnectError` on a
     /// trace's last line; see `trace::exception_name`).
@@ -392,6 +395,9 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         {
             res.content_words.push(stem(&lower));
             res.content_terms.push(term(&lower));
+            if !word.chars().any(char::is_lowercase) {
+                res.capitals.push(stem(&lower));
+            }
         }
     });
     res

@@ -1512,12 +1512,28 @@ fn words_that_are_names(input: &RankInput<'_>) -> Candidates {
         if defs.len() > MAX_PER_NAME {
             continue;
         }
+        // A word of prose does not name a constant written in capitals (`enumerable` is no
+        // mention of `ENUMERABLE`, `prototype` of `PROTOTYPE`): the task would write it so,
+        // as it writes `URL` for httpx's `URL`.
+        if !analysis.capitals.contains(word) {
+            defs.retain(|def| {
+                input
+                    .index
+                    .def(*def)
+                    .is_none_or(|data| !is_screaming_case(&data.name))
+            });
+        }
         order_same_name(input.index, &mut defs);
         for def in defs.into_iter().take(3) {
             found.push((def, format!("word-is-name:{word}")));
         }
     }
     found
+}
+
+/// Whether `name` is written in capitals (`ENUMERABLE`, `MAX_RETRIES`), as constants are.
+fn is_screaming_case(name: &str) -> bool {
+    name.chars().any(|ch| ch.is_ascii_uppercase()) && !name.chars().any(|ch| ch.is_lowercase())
 }
 
 /// The definitions a word of the task names: as written, or with the `e` its stem lost
@@ -2610,6 +2626,24 @@ def drain():
             "fix: handle the type\n\n* remove unnecessary comment"
         ));
         assert!(named("the parser should remove the last item"));
+    }
+
+    #[test]
+    fn a_word_of_prose_names_no_constant_written_in_capitals() {
+        let (index, search) = indexed(
+            "//- /src/utils.ts\nexport const PROTOTYPE = Object.getPrototypeOf({});\n\
+             export function each(obj) { return obj; }\n\
+             //- /src/a.ts\nexport function a() {}\n//- /src/b.ts\nexport function b() {}\n\
+             //- /src/c.ts\nexport function c() {}\n",
+        );
+        let named = |query: &str| {
+            reasons_of(&index, &search, query, "PROTOTYPE")
+                .iter()
+                .any(|r| r.starts_with("word-is-name"))
+        };
+        assert!(!named("each should skip keys from the prototype chain"));
+        // Written in capitals, it is the constant's name.
+        assert!(named("each should skip keys of PROTOTYPE"));
     }
 
     #[test]
