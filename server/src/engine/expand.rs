@@ -1934,6 +1934,11 @@ fn renames(renamed: &[String], name: &str) -> bool {
 
 /// Uses at most this many lines apart are shown as one window.
 const USES_APART: u32 = 8;
+/// A long caller's window: this many lines before its use of the target, and after it,
+/// where what the call returns is used (a fix of the target often changes what that code
+/// gets).
+const USE_LINES_BEFORE: u32 = 2;
+const USE_LINES_AFTER: u32 = 5;
 
 /// A long caller or test (at least `max_lines` from its header) as the lines around its
 /// uses of the target on `lines` (one window for uses close together): from the header
@@ -1953,10 +1958,10 @@ fn around_uses(
     }
     // In a class's body (`bulk_update.alters_data = True`) the lines around are other
     // members' (the target's own last line, the next method's header): the line alone.
-    let around = if index.def(caller)?.kind.is_callable() {
-        2
+    let (before, after) = if index.def(caller)?.kind.is_callable() {
+        (USE_LINES_BEFORE, USE_LINES_AFTER)
     } else {
-        0
+        (0, 0)
     };
     let mut sorted = lines.to_vec();
     sorted.sort_unstable();
@@ -1974,7 +1979,7 @@ fn around_uses(
         let (first, last) = span.whole_statements(
             index,
             caller.file,
-            (first.saturating_sub(around), last + around),
+            (first.saturating_sub(before), last + after),
         );
         let first = if first <= span.name + CALLER_HEADER_GAP {
             span.header
@@ -3043,11 +3048,13 @@ impl Bench<'_> {
             })
             .collect();
         let lines_of = |body: &str| body.lines().count();
-        // Near the header: one block from the header to two lines past the call.
+        // Near the header: one block from the header to five lines past the call, where
+        // what it returns would be used.
         assert_eq!(shown[0].0, "early");
         assert!(shown[0].2.starts_with("def early(url):\n    a = 1\n"));
         assert!(shown[0].2.contains("    connect(url)\n"));
-        assert_eq!(lines_of(&shown[0].2), 7);
+        assert!(shown[0].2.ends_with("    x4 = 4\n"));
+        assert_eq!(lines_of(&shown[0].2), 10);
         // Far from it: the caller's card, then the lines around the call.
         assert_eq!(shown[1].0, "late");
         assert_eq!(shown[1].1, Fidelity::Compact);

@@ -1016,7 +1016,7 @@ mod tests {
             [("Field".to_owned(), "get_prep_value".to_owned())]
         );
         assert_eq!(
-            analyze("Rename MultiState::mark_zombie to retire").renamed_in,
+            analyze("Rename MultiState::mark_zombie to retire_zombie").renamed_in,
             [("MultiState".to_owned(), "mark_zombie".to_owned())]
         );
         assert_eq!(
