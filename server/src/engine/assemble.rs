@@ -182,7 +182,8 @@ fn heads_standard_card(card: (&Candidate, &Rendering), shown: (&Candidate, &Rend
 }
 
 /// The positions of the chosen items a rendering would overlap: items of one file sharing
-/// lines, when one holds the other or both are in the same section.
+/// lines, in any section (a caller's lines around a call inside a code window of the same
+/// function would print the lines they share twice).
 fn overlapping(
     chosen: &[Chosen],
     candidates: &[Candidate],
@@ -196,9 +197,6 @@ fn overlapping(
             other_candidate.file == candidate.file
                 && other.range.start < rendering.range.end
                 && rendering.range.start < other.range.end
-                && (other.range.contains_range(rendering.range)
-                    || rendering.range.contains_range(other.range)
-                    || other_candidate.section == candidate.section)
         })
         .collect()
 }
@@ -1321,6 +1319,16 @@ def connect():
         assert_eq!(assembly.omitted.len(), 1);
         assert_eq!(assembly.omitted[0].omission, Omission::Overlap);
         assert!(!assembly.text.contains("<omitted"), "{}", assembly.text);
+        // In another section too: a function's code window and a caller's lines around a
+        // call further down the same function (ofetch's `$fetchRaw` had printed the lines
+        // they share twice).
+        let mut window = candidates[0].clone();
+        window.section = Section::Code;
+        let candidates = [window, candidates[1].clone()];
+        let assembly = assembled(&index, &candidates, [0, 1, 1, 0, 0], 4000, None);
+        let chosen: Vec<usize> = assembly.chosen.iter().map(|c| c.candidate_idx).collect();
+        assert_eq!(chosen, vec![0], "{}", assembly.text);
+        assert_eq!(assembly.omitted[0].omission, Omission::Overlap);
     }
 
     #[test]
