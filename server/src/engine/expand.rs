@@ -19,6 +19,8 @@ use crate::languages::DefKind;
 /// Targets scoring below this share of the best are not primary.
 const PRIMARY_RATIO: f32 = 0.35;
 const MAX_PRIMARY: usize = 6;
+/// A pasted trace's innermost frames, up to this many, are primary targets at any score.
+const MAX_FRAME_TARGETS: usize = 3;
 /// A primary target's container card, and its other members' cards, score this share of
 /// the target, the members each a little below the one before.
 const CONTAINER_SHARE: f32 = 0.6;
@@ -784,6 +786,7 @@ fn primary_targets<'r>(
             && matches_in_file.get(&ranked.def.file) == Some(&1)
     };
     let mut primary: Vec<&Ranked> = Vec::new();
+    let mut frames = 0;
     for ranked in &ranking.defs {
         if primary.len() >= MAX_PRIMARY {
             break;
@@ -792,7 +795,15 @@ fn primary_targets<'r>(
         if qualifier_only || use_site(ranked) || lone_word_match(ranked) {
             continue;
         }
-        if ranked.score >= top_score * PRIMARY_RATIO || (ranked.direct && primary.len() < 3) {
+        // The innermost frames of a pasted trace are where it went wrong, whatever else
+        // the task names (walkdir's `<IntoIter as Iterator>::next`, the third frame, had
+        // come as a card below the names the task's sentence wrote).
+        let frame = ranked.marks.frame_line.is_some() && frames < MAX_FRAME_TARGETS;
+        frames += usize::from(ranked.marks.frame_line.is_some());
+        if ranked.score >= top_score * PRIMARY_RATIO
+            || (ranked.direct && primary.len() < 3)
+            || frame
+        {
             if index
                 .def(ranked.def)
                 .is_some_and(|def| def.kind == DefKind::Field)
@@ -3838,6 +3849,45 @@ describe('http adapter', () => {
         // says whose member the task is about: the member's callers come, not the type's.
         assert_eq!(callers(&[]), ["tighten"]);
         assert_eq!(callers(&["loose".to_owned()]), ["tighten"]);
+    }
+
+    #[test]
+    fn a_traces_innermost_frames_are_targets_at_any_score() {
+        let source = "//- /src/walk.py\n\
+            def push(d):\n    return d\n\n\
+            def handle(d):\n    return push(d)\n\n\
+            def step(d):\n    return handle(d)\n\n\
+            def a():\n    pass\n\ndef b():\n    pass\n\ndef c():\n    pass\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let def = |name: &str| index.defs_named(name)[0];
+        let ranked = |name: &str, score: f32, frame: Option<u32>| Ranked {
+            def: def(name),
+            score,
+            reasons: Vec::new(),
+            marks: Marks {
+                frame_line: frame,
+                ..Marks::default()
+            },
+            direct: true,
+            located: frame.is_some(),
+            named: true,
+            from_file: 0.0,
+        };
+        // The innermost frame first, three names the task writes, then the outer frame, far
+        // below the best.
+        let mut ranking = one_target(def("push"), def("push").file);
+        ranking.defs = vec![
+            ranked("push", 3.0, Some(2)),
+            ranked("a", 1.0, None),
+            ranked("b", 1.0, None),
+            ranked("c", 1.0, None),
+            ranked("step", 0.8, Some(8)),
+        ];
+        let primary: Vec<String> = primary_targets(&index, &ranking, 3.0, &|_| false)
+            .iter()
+            .map(|target| index.def(target.def).unwrap().name.to_string())
+            .collect();
+        assert_eq!(primary, ["push", "a", "b", "step"]);
     }
 
     #[test]
