@@ -688,12 +688,30 @@ pub fn expand(
         .copied()
         .filter(|def| !renamed_elsewhere.contains(def))
         .collect();
+    // New code is written like the definitions the task names: the card of the one
+    // definition of such a name keeps its score too (a field or an interface's member is no
+    // target, and only its card can show it: `like onRequest and onResponse`, ofetch's
+    // `FetchHooks` members, the models of the hook to add).
+    let written_cards: FxHashSet<DefId> = if intent == IntentKind::Implementation {
+        ranking
+            .defs
+            .iter()
+            .filter(|ranked| ranked.marks.unique_name)
+            .map(|ranked| ranked.def)
+            .collect()
+    } else {
+        FxHashSet::default()
+    };
     // Precision: candidates outside the focus files must earn their place.
     for candidate in &mut candidates {
         if focus.is_empty()
             || focus.contains(&candidate.file)
             || (candidate.section == Section::Code
                 && candidate.def.is_some_and(|def| written.contains(&def)))
+            || (candidate.section == Section::Definitions
+                && candidate
+                    .def
+                    .is_some_and(|def| written_cards.contains(&def)))
             || (candidate.section != Section::Callers
                 && candidate.def.is_some_and(|def| renamed_defs.contains(&def)))
         {
@@ -3849,6 +3867,49 @@ describe('http adapter', () => {
         // says whose member the task is about: the member's callers come, not the type's.
         assert_eq!(callers(&[]), ["tighten"]);
         assert_eq!(callers(&["loose".to_owned()]), ["tighten"]);
+    }
+
+    #[test]
+    fn new_code_sees_the_cards_of_the_names_it_is_written_like_wherever_they_are() {
+        let source = "//- /src/fetch.ts\n\
+            export function fetchRaw(options) {\n  return options.onRequest(options);\n}\n\
+            //- /src/types.ts\n\
+            export interface FetchHooks {\n  onRequest?: Hook;\n  onResponse?: Hook;\n}\n";
+        let (index, _) = crate::index::tests::index_fixture(source);
+        let raw = index.defs_named("fetchRaw")[0];
+        let hook = index.defs_named("onRequest")[0];
+        let mut ranking = one_target(raw, raw.file);
+        ranking.defs.push(Ranked {
+            def: hook,
+            score: 0.5,
+            reasons: vec!["exact-name".to_owned()],
+            marks: Marks {
+                unique_name: true,
+                ..Marks::default()
+            },
+            direct: true,
+            located: false,
+            named: true,
+            from_file: 0.0,
+        });
+        ranking.files.push(RankedFile {
+            file: hook.file,
+            score: 0.3,
+            reasons: Vec::new(),
+        });
+        let off_focus = |intent| {
+            let expansion = expand_plain(&index, &ranking, intent);
+            let card = expansion
+                .candidates
+                .iter()
+                .find(|candidate| candidate.def == Some(hook))
+                .expect("the member's card");
+            card.reasons.iter().any(|reason| reason == "off-focus")
+        };
+        // `Add an onRetry hook ... like onRequest and onResponse`.
+        assert!(!off_focus(IntentKind::Implementation));
+        // A fix goes where the code is: the other file's card stays off the focus.
+        assert!(off_focus(IntentKind::BugFix));
     }
 
     #[test]
