@@ -142,6 +142,8 @@ const CUES: &[(IntentKind, &str, f32)] = &[
     (IntentKind::BugFix, "no longer", 2.5),
     (IntentKind::BugFix, "never", 1.0),
     (IntentKind::BugFix, "missing", 1.0),
+    // What a user reports losing (`my per-request headers get lost`).
+    (IntentKind::BugFix, "lost", 2.0),
     (IntentKind::BugFix, "isn't", 1.5),
     (IntentKind::BugFix, "is not", 1.5),
     (IntentKind::BugFix, "are not", 1.5),
@@ -450,9 +452,30 @@ fn is_header_name(word: &str) -> bool {
         })
 }
 
-/// The task with what it writes as code (in backticks) and the header names it mentions
-/// blanked out, so that only its prose gives cues: `` Fix `ky.extend` not inheriting its
-/// parent and add `ky.create` `` fixes; `Access-Control-Allow-Origin` allows nothing.
+/// Whether a word of the task is code written without backticks: a qualified name
+/// (`$fetch.create`, `Type::new`), a call (`create()`) or a `$` name.
+fn is_unquoted_code(word: &str) -> bool {
+    if word.contains("()") {
+        return true;
+    }
+    let word = word
+        .trim()
+        .trim_start_matches(['(', '"', '\''])
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'']);
+    let bytes = word.as_bytes();
+    let ident = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$';
+    word.starts_with('$')
+        || word.contains("::")
+        || bytes
+            .windows(3)
+            .any(|w| ident(w[0]) && w[1] == b'.' && ident(w[2]) && !w[2].is_ascii_digit())
+}
+
+/// The task with what it writes as code (in backticks, or qualified names and calls) and
+/// the header names it mentions blanked out, so that only its prose gives cues: `` Fix
+/// `ky.extend` not inheriting its parent and add `ky.create` `` fixes, and so does `the
+/// instance from $fetch.create loses my headers`; `Access-Control-Allow-Origin` allows
+/// nothing.
 /// A lone backtick (an apostrophe typed as one) hides nothing after it.
 fn prose_of(query: &str) -> String {
     let mut hidden = vec![false; query.len()];
@@ -462,7 +485,7 @@ fn prose_of(query: &str) -> String {
     }
     let mut at = 0;
     for piece in query.split_inclusive(char::is_whitespace) {
-        if is_header_name(piece) {
+        if is_header_name(piece) || is_unquoted_code(piece) {
             hide(at, at + piece.len());
         }
         at += piece.len();
@@ -978,6 +1001,24 @@ mod tests {
         assert_eq!(prose_of("don`t add"), "don t add");
         assert_eq!(prose_of("`a` and `b"), "    and  b");
         assert_eq!(prose_of("sets Cache-Control: no"), "sets                no");
+        // Code without backticks: a qualified name, a call, a `$` name.
+        let words = |query: &str| {
+            prose_of(query)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            words("the instance from $fetch.create, lost"),
+            "the instance from lost"
+        );
+        assert_eq!(words("add() fails"), "fails");
+        assert_eq!(words("Type::new fails."), "fails.");
+        assert_eq!(words("version 1.2 fails."), "version 1.2 fails.");
+        assert_eq!(
+            kind_of("When the instance from $fetch.create also has default headers, my per-request headers get lost"),
+            IntentKind::BugFix
+        );
         assert_eq!(prose_of("a well-known bug"), "a well-known bug");
     }
 
