@@ -1812,7 +1812,18 @@ fn callers_and_tests(
                 vec![format!("test-of:{name}")],
             );
             test.of = Some(name.clone());
+            // A model for the test to write is read whole while the budget allows (go-chi's
+            // 60-line `TestThrottleRetryAfter` checks the header the task is about after its
+            // first use of the target), then as the lines around that use.
+            let model = intent == IntentKind::TestWriting
+                && LineSpan::of(index, caller)
+                    .is_some_and(|span| span.end - span.header <= MAX_FULL_LINES);
             match around_uses(index, caller, &lines, MAX_TEST_LINES) {
+                Some((mut windows, _)) if model => {
+                    let at = test.renderings.len().saturating_sub(1);
+                    test.renderings.insert(at, windows.swap_remove(0));
+                    acc.push(test);
+                }
                 Some(windows) => push_around_uses(index, &test, windows, test.score, acc),
                 None => acc.push(test),
             }
@@ -4038,15 +4049,21 @@ impl Bar {
         source.push_str("    connect(\"sqlite://\")\n");
         let (index, _) = crate::index::tests::index_fixture(&source);
         let target = index.defs_named("connect")[0];
-        let expansion = expand(
-            &index,
-            &one_target(target, target.file),
-            IntentKind::TestWriting,
-            false,
-            &[],
-            TaskText::default(),
-        );
-        let tests = with_reason(&expansion, "test-of:connect");
+        let tests_of = |intent| {
+            let expansion = expand(
+                &index,
+                &one_target(target, target.file),
+                intent,
+                false,
+                &[],
+                TaskText::default(),
+            );
+            with_reason(&expansion, "test-of:connect")
+                .into_iter()
+                .cloned()
+                .collect::<Vec<Candidate>>()
+        };
+        let tests = tests_of(IntentKind::BugFix);
         // Its card (which test, where) and the lines around the call, not its 72 lines.
         let shown: Vec<(Fidelity, String)> = tests
             .iter()
@@ -4062,6 +4079,16 @@ impl Bar {
         assert!(tests
             .iter()
             .all(|candidate| candidate.renderings.len() == 1));
+        // Writing tests, it is a model to read whole while the budget allows, then the lines
+        // around the call, then its card.
+        let tests = tests_of(IntentKind::TestWriting);
+        assert_eq!(tests.len(), 1);
+        let renderings = &tests[0].renderings;
+        assert_eq!(renderings.len(), 3);
+        assert!(renderings[0].body.contains("check_10()"));
+        assert!(renderings[1].body.contains("connect(\"sqlite://\")"));
+        assert!(!renderings[1].body.contains("check_10()"));
+        assert_eq!(renderings[2].fidelity, Fidelity::Compact);
     }
 
     #[test]
