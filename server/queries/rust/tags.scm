@@ -220,5 +220,21 @@
   value: (float_literal) @receiver
   field: (field_identifier) @name
   (#set! receiver.type "f64")) @reference.member
+; A macro's arguments are tokens (`assert!(!ent.path_is_symlink())`): a name after a `.` is
+; a member of the name before it, and a call when parentheses follow.
+(token_tree
+  [(identifier) (self)] @receiver
+  .
+  "."
+  .
+  (identifier) @name
+  .
+  (token_tree . "(")) @reference.call
+(token_tree
+  [(identifier) (self)] @receiver
+  .
+  "."
+  .
+  (identifier) @name) @reference.member
 (type_identifier) @reference.type
 (identifier) @reference.usage
