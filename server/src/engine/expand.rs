@@ -2227,28 +2227,44 @@ mod tests {
         }
     }
 
+    /// The one definition of a name the task writes as code, ranked at `score`.
+    fn written_ranked(def: DefId, score: f32) -> Ranked {
+        Ranked {
+            def,
+            score,
+            reasons: vec!["exact-name".to_owned()],
+            marks: Marks {
+                unique_name: true,
+                ..Marks::default()
+            },
+            direct: true,
+            located: false,
+            named: true,
+            from_file: 0.0,
+        }
+    }
+
     /// A ranking with one direct target, named exactly, and one file ranked first.
     fn one_target(def: DefId, best_file: FileId) -> Ranking {
         Ranking {
-            defs: vec![Ranked {
-                def,
-                score: 1.0,
-                reasons: vec!["exact-name".to_owned()],
-                marks: Marks {
-                    unique_name: true,
-                    ..Marks::default()
-                },
-                direct: true,
-                located: false,
-                named: true,
-                from_file: 0.0,
-            }],
+            defs: vec![written_ranked(def, 1.0)],
             files: vec![RankedFile {
                 file: best_file,
                 score: 1.0,
                 reasons: Vec::new(),
             }],
         }
+    }
+
+    /// Adds to `ranking` the one definition of a name the task writes, at half the best
+    /// score, in a file of its own ranked at `file_score`.
+    fn add_written(ranking: &mut Ranking, def: DefId, file_score: f32) {
+        ranking.defs.push(written_ranked(def, 0.5));
+        ranking.files.push(RankedFile {
+            file: def.file,
+            score: file_score,
+            reasons: Vec::new(),
+        });
     }
 
     /// The candidates of an expansion with a reason.
@@ -3508,24 +3524,7 @@ describe('http adapter', () => {
         let setup = index.defs_named("setup_defaults")[0];
         let flag = index.defs_named("bool_flag")[0];
         let mut ranking = one_target(setup, setup.file);
-        ranking.defs.push(Ranked {
-            def: flag,
-            score: 0.5,
-            reasons: vec!["exact-name".to_owned()],
-            marks: Marks {
-                unique_name: true,
-                ..Marks::default()
-            },
-            direct: true,
-            located: false,
-            named: true,
-            from_file: 0.0,
-        });
-        ranking.files.push(RankedFile {
-            file: flag.file,
-            score: 0.1,
-            reasons: Vec::new(),
-        });
+        add_written(&mut ranking, flag, 0.1);
         let code_of = |ranking: &Ranking| {
             let expansion = expand_plain(&index, ranking, IntentKind::BugFix);
             expansion
@@ -3890,24 +3889,7 @@ describe('http adapter', () => {
         let raw = index.defs_named("fetchRaw")[0];
         let hook = index.defs_named("onRequest")[0];
         let mut ranking = one_target(raw, raw.file);
-        ranking.defs.push(Ranked {
-            def: hook,
-            score: 0.5,
-            reasons: vec!["exact-name".to_owned()],
-            marks: Marks {
-                unique_name: true,
-                ..Marks::default()
-            },
-            direct: true,
-            located: false,
-            named: true,
-            from_file: 0.0,
-        });
-        ranking.files.push(RankedFile {
-            file: hook.file,
-            score: 0.3,
-            reasons: Vec::new(),
-        });
+        add_written(&mut ranking, hook, 0.3);
         let off_focus = |intent| {
             let expansion = expand_plain(&index, &ranking, intent);
             let card = expansion
