@@ -941,7 +941,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let traces = trace_targets(index, analysis);
     fusion.add_list(W_TRACE, &traces.defs, Found::Located);
     fusion.add_list(0.0, &traces.notes, Found::Located);
-    let named = named_targets(index, analysis);
+    let frame_defs: FxHashSet<DefId> = traces.defs.iter().map(|(def, _)| *def).collect();
+    let named = named_targets(index, analysis, &frame_defs);
     fusion.add_list(W_LITERAL, &literal_holders(input), Found::ByName);
     fusion.add_list(W_USAGE, &external_usages(index, analysis), Found::ByName);
     fusion.add_list(
@@ -1128,7 +1129,11 @@ struct NamedTargets {
     used: Candidates,
 }
 
-fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
+fn named_targets(
+    index: &Index,
+    analysis: &QueryAnalysis,
+    frame_defs: &FxHashSet<DefId>,
+) -> NamedTargets {
     let mut named = NamedTargets::default();
     // A capitalized word opening a sentence is grammar (`Add`, `Make`), unless it is the name
     // of one or two types (`Option calls cleandoc on help`): then it may be the subject.
@@ -1236,6 +1241,14 @@ fn named_targets(index: &Index, analysis: &QueryAnalysis) -> NamedTargets {
         }
         if exact.len() > MAX_PER_NAME * 4 && !mention.certain {
             continue;
+        }
+        // A name a pasted trace's frame is in is that frame's definition (`evolve()` or
+        // `attrs.evolve(c)` under a traceback through the function `evolve` is not the
+        // method `Attribute.evolve`), unless the task qualifies it by a type.
+        if (mention.segments.len() == 1 || unresolved_qualifier)
+            && exact.iter().any(|def| frame_defs.contains(def))
+        {
+            exact.retain(|def| frame_defs.contains(def));
         }
         order_same_name(index, &mut exact);
         if !exact.is_empty() {
@@ -2629,6 +2642,31 @@ def drain():
     }
 
     #[test]
+    fn a_name_a_traces_frame_is_in_is_that_frames_definition() {
+        let (index, search) = indexed(
+            "//- /src/attr/_make.py\n\
+             def evolve(inst, **changes):\n    cls = inst.__class__\n    return cls(**changes)\n\n\
+             class Attribute:\n    def evolve(self, **changes):\n        return self\n\
+             //- /src/a.py\ndef a():\n    pass\n//- /src/b.py\ndef b():\n    pass\n",
+        );
+        let trace = "Traceback (most recent call last):\n  \
+            File \"repro.py\", line 9, in <module>\n    attrs.evolve(c, _secret=3)\n  \
+            File \"/home/me/attrs/src/attr/_make.py\", line 3, in evolve\n    \
+            return cls(**changes)\nTypeError: unexpected keyword argument\n\n\
+            evolve() on a class with a private attribute fails";
+        let ranking = rank_task(&index, &search, trace, IntentKind::BugFix);
+        let exact = |container: Option<&str>| {
+            ranking.defs.iter().any(|ranked| {
+                index.def(ranked.def).unwrap().name.as_ref() == "evolve"
+                    && index.container_name(ranked.def) == container
+                    && ranked.reasons.iter().any(|r| r.starts_with("exact-name"))
+            })
+        };
+        assert!(exact(None));
+        assert!(!exact(Some("Attribute")));
+    }
+
+    #[test]
     fn a_word_of_prose_names_no_constant_written_in_capitals() {
         let (index, search) = indexed(
             "//- /src/utils.ts\nexport const PROTOTYPE = Object.getPrototypeOf({});\n\
@@ -3013,7 +3051,7 @@ fn run(args: Args) -> bool {
         );
         let readers = |task: &str| -> Vec<String> {
             let analysis = analyze(task);
-            let named = named_targets(&index, &analysis);
+            let named = named_targets(&index, &analysis, &FxHashSet::default());
             let (readers, accessors) = accessor_readers(&index, &analysis, &named.exact);
             assert_eq!(accessors.is_empty(), readers.is_empty());
             readers
