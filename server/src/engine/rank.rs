@@ -973,7 +973,20 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let mentioned = mentioned_files(input, &located);
     fusion.add_list(W_PATH, &mentioned.defs, Found::Located);
     fusion.add_list(W_COMPOUND, &word_pair_names(input), Found::ByName);
-    fusion.add_list(W_WORD_NAME, &words_that_are_names(input), Found::ByName);
+    // So is a word of prose that is such a name.
+    let frame_names: FxHashSet<&str> = frame_defs
+        .iter()
+        .filter_map(|def| index.def(*def))
+        .map(|def| &*def.name)
+        .collect();
+    let mut word_names = words_that_are_names(input);
+    word_names.retain(|(def, _)| {
+        frame_defs.contains(def)
+            || !index
+                .def(*def)
+                .is_some_and(|data| frame_names.contains(&*data.name))
+    });
+    fusion.add_list(W_WORD_NAME, &word_names, Found::ByName);
     fusion.add_list(
         W_COMPOUND,
         &members_of_named_containers(input),
@@ -2664,6 +2677,13 @@ def drain():
         };
         assert!(exact(None));
         assert!(!exact(Some("Attribute")));
+        // Nor is the word `evolve` of the task's prose the method's name.
+        let method = ranking
+            .defs
+            .iter()
+            .find(|ranked| index.container_name(ranked.def) == Some("Attribute"));
+        assert!(method
+            .is_none_or(|ranked| !ranked.reasons.iter().any(|r| r.starts_with("word-is-name"))));
     }
 
     #[test]
