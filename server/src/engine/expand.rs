@@ -1947,21 +1947,13 @@ fn renamed_elsewhere(index: &Index, renamed_in: &[(String, String)]) -> FxHashSe
         if defs.len() > MAX_RENAMED_SCAN {
             continue;
         }
-        let in_owner: Vec<bool> = defs
-            .iter()
-            .map(|def| {
-                index
-                    .container_name(*def)
-                    .is_some_and(|container| index.types_related(container, owner))
-            })
-            .collect();
-        if in_owner.contains(&true) {
-            elsewhere.extend(
-                defs.iter()
-                    .zip(&in_owner)
-                    .filter(|(_, owned)| !**owned)
-                    .map(|(def, _)| *def),
-            );
+        let (owned, others): (Vec<DefId>, Vec<DefId>) = defs.iter().partition(|def| {
+            index
+                .container_name(**def)
+                .is_some_and(|container| index.types_related(container, owner))
+        });
+        if !owned.is_empty() {
+            elsewhere.extend(others);
         }
     }
     elsewhere

@@ -453,22 +453,16 @@ fn is_header_name(word: &str) -> bool {
 }
 
 /// Whether a word of the task is code written without backticks: a qualified name
-/// (`$fetch.create`, `Type::new`), a call (`create()`) or a `$` name.
+/// (`$fetch.create`, `Type::new`; see [`super::query::is_qualified_name`]), a call
+/// (`create()`) or a `$` name.
 fn is_unquoted_code(word: &str) -> bool {
-    if word.contains("()") {
-        return true;
-    }
     let word = word
         .trim()
         .trim_start_matches(['(', '"', '\''])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'']);
-    let bytes = word.as_bytes();
-    let ident = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$';
-    word.starts_with('$')
-        || word.contains("::")
-        || bytes
-            .windows(3)
-            .any(|w| ident(w[0]) && w[1] == b'.' && ident(w[2]) && !w[2].is_ascii_digit())
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'']);
+    word.contains("()")
+        || word.starts_with('$')
+        || super::query::is_qualified_name(word.trim_end_matches(')'))
 }
 
 /// The task with what it writes as code (in backticks, or qualified names and calls) and

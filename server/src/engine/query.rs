@@ -189,6 +189,22 @@ fn looks_like_code(word: &str) -> bool {
         || (acronym_word && chars.len() > 3 && chars.contains(&'_'))
 }
 
+/// Whether a token is a qualified name (`Type::new`, `$fetch.create`, `a.b.c`): code, however
+/// it is written.
+pub fn is_qualified_name(token: &str) -> bool {
+    token.contains("::") || (token.contains('.') && token.split('.').all(is_identifier_like))
+}
+
+/// The identifiers a name written as code is made of (`Field`, `get_prep_value` for
+/// `Field.get_prep_value`; `MultiState`, `mark_zombie` for `MultiState::mark_zombie`).
+fn name_segments(text: &str) -> Vec<String> {
+    text.split(['.', ':'])
+        .filter(|segment| !segment.is_empty())
+        .map(|segment| segment.trim_end_matches("()").to_owned())
+        .filter(|segment| is_identifier_like(segment))
+        .collect()
+}
+
 pub fn analyze(query: &str) -> QueryAnalysis {
     // The standard library's unwrap messages name its own `Option::unwrap()` and `None`.
     let query = &*super::trace::without_std_unwrap_messages(query);
@@ -266,9 +282,7 @@ pub fn analyze(query: &str) -> QueryAnalysis {
         if token.contains('/') {
             continue;
         }
-        let qualified = token.contains("::")
-            || (token.contains('.') && token.split('.').all(is_identifier_like));
-        if qualified || (is_identifier_like(token) && looks_like_code(token)) {
+        if is_qualified_name(token) || (is_identifier_like(token) && looks_like_code(token)) {
             add_mention(&mut res, token, true);
         } else if is_identifier_like(token)
             && token.chars().next().is_some_and(char::is_uppercase)
@@ -320,10 +334,9 @@ pub fn analyze(query: &str) -> QueryAnalysis {
     res.renamed.dedup();
     res.renamed_in = renamed
         .iter()
-        .filter_map(|name| {
-            let (qualifier, _) = name.rsplit_once(['.', ':'])?;
-            let owner = last_segment(qualifier.trim_end_matches(':'));
-            (!owner.is_empty()).then(|| (owner.to_owned(), last_segment(name).to_owned()))
+        .filter_map(|name| match name_segments(name).as_slice() {
+            [.., owner, last] => Some((owner.clone(), last.clone())),
+            _ => None,
         })
         .collect();
     res.renamed_in.sort_unstable();
@@ -393,11 +406,12 @@ pub fn analyze(query: &str) -> QueryAnalysis {
             && lower.len() > 1
             && !lower.bytes().all(|byte| byte.is_ascii_digit())
         {
-            res.content_words.push(stem(&lower));
-            res.content_terms.push(term(&lower));
+            let stemmed = stem(&lower);
             if !word.chars().any(char::is_lowercase) {
-                res.capitals.push(stem(&lower));
+                res.capitals.push(stemmed.clone());
             }
+            res.content_words.push(stemmed);
+            res.content_terms.push(term(&lower));
         }
     });
     res
@@ -700,12 +714,7 @@ fn called_with_literals(query: &str, name: &str) -> bool {
 }
 
 fn add_mention(res: &mut QueryAnalysis, text: &str, certain: bool) {
-    let segments: Vec<String> = text
-        .split(['.', ':'])
-        .filter(|segment| !segment.is_empty())
-        .map(|segment| segment.trim_end_matches("()").to_owned())
-        .filter(|segment| is_identifier_like(segment))
-        .collect();
+    let segments = name_segments(text);
     if segments.is_empty() {
         return;
     }

@@ -941,8 +941,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let traces = trace_targets(index, analysis);
     fusion.add_list(W_TRACE, &traces.defs, Found::Located);
     fusion.add_list(0.0, &traces.notes, Found::Located);
-    let frame_defs: FxHashSet<DefId> = traces.defs.iter().map(|(def, _)| *def).collect();
-    let named = named_targets(index, analysis, &frame_defs);
+    let frames = FrameNames::new(index, &traces);
+    let named = named_targets(index, analysis, &frames);
     fusion.add_list(W_LITERAL, &literal_holders(input), Found::ByName);
     fusion.add_list(W_USAGE, &external_usages(index, analysis), Found::ByName);
     fusion.add_list(
@@ -973,19 +973,8 @@ pub fn rank(input: &RankInput<'_>) -> Ranking {
     let mentioned = mentioned_files(input, &located);
     fusion.add_list(W_PATH, &mentioned.defs, Found::Located);
     fusion.add_list(W_COMPOUND, &word_pair_names(input), Found::ByName);
-    // So is a word of prose that is such a name.
-    let frame_names: FxHashSet<&str> = frame_defs
-        .iter()
-        .filter_map(|def| index.def(*def))
-        .map(|def| &*def.name)
-        .collect();
     let mut word_names = words_that_are_names(input);
-    word_names.retain(|(def, _)| {
-        frame_defs.contains(def)
-            || !index
-                .def(*def)
-                .is_some_and(|data| frame_names.contains(&*data.name))
-    });
+    word_names.retain(|(def, _)| !frames.claims(index, *def));
     fusion.add_list(W_WORD_NAME, &word_names, Found::ByName);
     fusion.add_list(
         W_COMPOUND,
@@ -1129,6 +1118,35 @@ fn trace_targets(index: &Index, analysis: &QueryAnalysis) -> TraceTargets {
     targets
 }
 
+/// The definitions a pasted trace's frames point at, and their names: a name of one of
+/// them, written as code or as a word of prose, is that frame's definition (`evolve()`
+/// under a traceback through the function `evolve` is not the method `Attribute.evolve`).
+#[derive(Default)]
+struct FrameNames<'a> {
+    defs: FxHashSet<DefId>,
+    names: FxHashSet<&'a str>,
+}
+
+impl<'a> FrameNames<'a> {
+    fn new(index: &'a Index, traces: &TraceTargets) -> Self {
+        let defs: FxHashSet<DefId> = traces.defs.iter().map(|(def, _)| *def).collect();
+        let names = defs
+            .iter()
+            .filter_map(|def| index.def(*def))
+            .map(|def| &*def.name)
+            .collect();
+        FrameNames { defs, names }
+    }
+
+    /// Whether `def` is another definition of a frame's name, which the name does not mean.
+    fn claims(&self, index: &Index, def: DefId) -> bool {
+        !self.defs.contains(&def)
+            && index
+                .def(def)
+                .is_some_and(|data| self.names.contains(&*data.name))
+    }
+}
+
 /// The definitions of the names a task writes, by how much they say.
 #[derive(Default)]
 struct NamedTargets {
@@ -1142,11 +1160,7 @@ struct NamedTargets {
     used: Candidates,
 }
 
-fn named_targets(
-    index: &Index,
-    analysis: &QueryAnalysis,
-    frame_defs: &FxHashSet<DefId>,
-) -> NamedTargets {
+fn named_targets(index: &Index, analysis: &QueryAnalysis, frames: &FrameNames<'_>) -> NamedTargets {
     let mut named = NamedTargets::default();
     // A capitalized word opening a sentence is grammar (`Add`, `Make`), unless it is the name
     // of one or two types (`Option calls cleandoc on help`): then it may be the subject.
@@ -1255,13 +1269,12 @@ fn named_targets(
         if exact.len() > MAX_PER_NAME * 4 && !mention.certain {
             continue;
         }
-        // A name a pasted trace's frame is in is that frame's definition (`evolve()` or
-        // `attrs.evolve(c)` under a traceback through the function `evolve` is not the
-        // method `Attribute.evolve`), unless the task qualifies it by a type.
+        // A frame's name is its definition (see `FrameNames`), `attrs.evolve(c)` too,
+        // unless the task qualifies it by a type.
         if (mention.segments.len() == 1 || unresolved_qualifier)
-            && exact.iter().any(|def| frame_defs.contains(def))
+            && exact.iter().any(|def| frames.defs.contains(def))
         {
-            exact.retain(|def| frame_defs.contains(def));
+            exact.retain(|def| !frames.claims(index, *def));
         }
         order_same_name(index, &mut exact);
         if !exact.is_empty() {
@@ -3071,7 +3084,7 @@ fn run(args: Args) -> bool {
         );
         let readers = |task: &str| -> Vec<String> {
             let analysis = analyze(task);
-            let named = named_targets(&index, &analysis, &FxHashSet::default());
+            let named = named_targets(&index, &analysis, &FrameNames::default());
             let (readers, accessors) = accessor_readers(&index, &analysis, &named.exact);
             assert_eq!(accessors.is_empty(), readers.is_empty());
             readers
